@@ -1,0 +1,104 @@
+// #SBATCH directives, read exactly as sbatch reads them.
+//
+// sbatch does not read its directives as bash: it scans column-0 `#SBATCH`
+// lines until the first command, splits each body with its own tokenizer
+// (quotes, backslash, unquoted `#`; no expansion) and runs getopt_long once
+// over all words (spec/slurm-sbatch.md §1). This module reproduces that, and
+// the option engine is shared with srun lines found in the body.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diag/diagnostic.hpp"
+
+namespace s2a::directives {
+
+enum class ArgKind : uint8_t { none, required, optional };
+
+/// Where an option comes from, which decides what sbatch does with it.
+enum class OptionOrigin : uint8_t {
+  slurm,       // a real sbatch/srun option
+  early_pass,  // --help, --verbose, --wrap...: silently ignored in #SBATCH lines
+  plugin,      // SPANK plugin options (pyxis --container-*, shifter --image, ...):
+               // rejected by a plain sbatch, accepted where the plugin is installed
+  removed,     // options older Slurm had (--workdir): rejected now
+};
+
+struct OptionSpec {
+  std::string_view long_name;  // canonical, without dashes: "nodes"
+  char short_name = 0;         // 'N', or 0
+  ArgKind arg = ArgKind::required;
+  OptionOrigin origin = OptionOrigin::slurm;
+  std::string_view alias_of = {};  // "ntasks-per-node" for "tasks-per-node"
+};
+
+/// An option table: sbatch's or srun's.
+class OptionTable {
+ public:
+  explicit OptionTable(std::span<const OptionSpec> specs) : specs_(specs) {}
+  [[nodiscard]] std::span<const OptionSpec> specs() const { return specs_; }
+
+ private:
+  std::span<const OptionSpec> specs_;
+};
+
+[[nodiscard]] const OptionTable& sbatch_options();
+[[nodiscard]] const OptionTable& srun_options();
+
+/// A word after tokenizing: its text with quotes and escapes removed, and the
+/// span it came from in the file.
+struct Word {
+  std::string text;
+  Span span;
+};
+
+/// One option occurrence after getopt_long.
+struct Option {
+  const OptionSpec* spec = nullptr;  // never null in results
+  std::string spelling;              // as written: "-N", "--nod", "--nodes"
+  std::optional<std::string> value;  // absent for flags and bare optional-arg options
+  Span span;                         // option word through value word
+  Span value_span;                   // the value as written (empty if none)
+  int component = 0;                 // het-job component index
+  bool overridden = false;           // a later occurrence of the same option wins
+
+  [[nodiscard]] std::string_view name() const {
+    return spec->alias_of.empty() ? spec->long_name : spec->alias_of;
+  }
+};
+
+struct OptionParse {
+  std::vector<Option> options;
+  size_t first_operand = 0;  // index of the first non-option word (== words.size() if none)
+  Diagnostics diagnostics;   // unknown, ambiguous, missing argument, ...
+};
+
+/// getopt_long in POSIX mode ("+"): stops at the first non-option word,
+/// accepts unambiguous prefixes of long options (an exact name always wins),
+/// short clusters, and binds optional arguments only with `=`. Marks every
+/// option but the last of its name as overridden.
+[[nodiscard]] OptionParse parse_options(std::span<const Word> words, const OptionTable& table);
+
+struct ScanResult {
+  std::vector<Option> options;  // all #SBATCH/#SLURM options, in file order
+  std::vector<Span> directive_lines;  // every line sbatch read as a directive
+  uint32_t body_offset = 0;    // start of the first line that is a command (end of scan)
+  int components = 1;          // het-job components
+  Diagnostics diagnostics;
+  bool fatal = false;          // sbatch would refuse this script outright
+};
+
+/// Whole-file checks (shebang, NUL, CRLF, ...) plus the directive scan.
+[[nodiscard]] ScanResult scan_directives(const SourceFile& file);
+
+/// Splits one directive body as sbatch's get_argument() does. `base` is the
+/// body's offset in the file. Unmatched quotes are reported.
+[[nodiscard]] std::vector<Word> tokenize_directive(std::string_view body, uint32_t base,
+                                                   Diagnostics& diagnostics);
+
+}  // namespace s2a::directives
