@@ -1,10 +1,231 @@
 // slurm2air command line. The only file that knows CLI11 and spdlog.
+//
+// Exit codes (docs/cli.md): 0 converted cleanly (notes only), 1 converted
+// with findings (warnings or errors in the report), 2 could not convert,
+// 3 usage error. Machine-readable output never mixes with human text:
+// YAML goes to stdout or -o, the report to stderr or --report-file.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
+
+#include "emit/inspect.hpp"
+#include "emit/report.hpp"
+#include "translate.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using s2a::Translation;
+
+constexpr int kExitClean = 0;
+constexpr int kExitFindings = 1;
+constexpr int kExitFailed = 2;
+constexpr int kExitUsage = 3;
+constexpr uintmax_t kMaxInputBytes = 256u << 20;  // far above any real job script
+
+struct InputError {
+  std::string message;
+};
+
+/// Reads a script, refusing what is not a regular file: a FIFO would block
+/// and a directory has no bytes to translate.
+std::string read_input(const std::string& path) {
+  if (path == "-") {
+    std::ostringstream buffer;
+    buffer << std::cin.rdbuf();
+    return buffer.str();
+  }
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (error || !fs::exists(status)) throw InputError{path + ": no such file"};
+  if (fs::is_directory(status)) {
+    throw InputError{path + ": is a directory (use `slurm2air batch` for trees of scripts)"};
+  }
+  if (!fs::is_regular_file(status)) throw InputError{path + ": not a regular file"};
+  if (fs::file_size(path, error) > kMaxInputBytes) {
+    throw InputError{path + ": larger than 256 MiB; sbatch itself refuses scripts this large"};
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError{path + ": cannot be read (permission denied?)"};
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw InputError{path + ": read error"};
+  return buffer.str();
+}
+
+/// Writes a file whole or not at all: a temporary file in the same directory,
+/// then rename(2).
+void write_atomically(const std::string& path, const std::string& content) {
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string temp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  const int fd = mkstemp(temp.data());
+  if (fd < 0) throw InputError{path + ": cannot be written (" + std::strerror(errno) + ")"};
+  size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n <= 0) {
+      ::close(fd);
+      ::unlink(temp.c_str());
+      throw InputError{path + ": write failed (" + std::strerror(errno) + ")"};
+    }
+    written += static_cast<size_t>(n);
+  }
+  ::fchmod(fd, 0644);
+  if (::close(fd) != 0 || std::rename(temp.c_str(), path.c_str()) != 0) {
+    ::unlink(temp.c_str());
+    throw InputError{path + ": cannot be written (" + std::strerror(errno) + ")"};
+  }
+}
+
+void write_output(const std::string& path, const std::string& content) {
+  if (path.empty() || path == "-") {
+    std::cout << content << std::flush;
+  } else {
+    write_atomically(path, content);
+  }
+}
+
+int exit_code_for(const Translation& t) {
+  if (!t.workload) return kExitFailed;
+  const bool findings = std::any_of(t.diagnostics.begin(), t.diagnostics.end(),
+                                    [](const s2a::Diagnostic& d) {
+                                      return d.severity() != s2a::Severity::note;
+                                    });
+  return findings ? kExitFindings : kExitClean;
+}
+
+struct ConvertArgs {
+  std::string input;
+  std::string output;
+  std::string report_format = "text";
+  std::string report_file;
+  s2a::TranslateOptions translate;
+  bool no_comments = false;
+};
+
+void add_translate_options(CLI::App& app, ConvertArgs& args) {
+  std::vector<std::string> types;
+  for (const auto& type : s2a::air::accelerator_types()) types.emplace_back(type.name);
+  app.add_option("--accelerator-type", args.translate.accelerator_type,
+                 "AI Runtime accelerator type (overrides the mapping policy)")
+      ->check(CLI::IsMember(types));
+  app.add_option("--env-version", args.translate.env_version,
+                 "environment.version (e.g. 4, or databricks_ai_v5)");
+  app.add_option("--dependency", args.translate.dependencies,
+                 "a pip requirement for environment.dependencies (repeatable)");
+  app.add_option("--requirements", args.translate.requirements,
+                 "a requirements file under the code root, added as `-r FILE`");
+  app.add_option("--experiment-name", args.translate.experiment_name,
+                 "experiment_name (default: --job-name, else the file name)");
+}
+
+Translation run_translate(const ConvertArgs& args) {
+  std::string name = args.input == "-" ? "<stdin>" : args.input;
+  s2a::TranslateOptions options = args.translate;
+  options.provenance_comments = !args.no_comments;
+  spdlog::debug("translating {}", name);
+  return s2a::translate(std::move(name), read_input(args.input), options);
+}
+
+std::string render_report(const Translation& t, const std::string& format, int exit_code) {
+  const s2a::emit::ReportInput input{*t.file, t.diagnostics, t.redactions};
+  if (format == "json") return s2a::emit::render_json(input, exit_code);
+  return s2a::emit::render_text(input);
+}
+
+int convert(const ConvertArgs& args) {
+  const Translation t = run_translate(args);
+  const int code = exit_code_for(t);
+  const std::string report = render_report(t, args.report_format, code);
+  if (args.report_file.empty()) {
+    std::cerr << report;
+  } else {
+    write_atomically(args.report_file, report);
+  }
+  if (t.workload) write_output(args.output, t.yaml);
+  return code;
+}
+
+int inspect(const ConvertArgs& args) {
+  const Translation t = run_translate(args);
+  write_output(args.output, s2a::emit::render_inspect_json(t));
+  return t.workload ? kExitClean : kExitFailed;
+}
+
+int explain_code(const std::string& wanted) {
+  for (const s2a::CodeInfo& info : s2a::all_codes()) {
+    if (s2a::code_id(info.code) != wanted && info.name != wanted) continue;
+    std::cout << s2a::code_id(info.code) << " " << info.name << " ("
+              << s2a::severity_name(info.severity) << ")\n"
+              << info.title << "\n\nExample:\n"
+              << info.positive << "\n";
+    return kExitClean;
+  }
+  std::cerr << "slurm2air: unknown diagnostic code " << wanted << "\n";
+  return kExitUsage;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"slurm2air: translate Slurm sbatch scripts to Databricks AI Runtime"};
+  CLI::App app{"slurm2air: translate Slurm sbatch scripts into Databricks AI Runtime workloads"};
   app.set_version_flag("--version", SLURM2AIR_VERSION);
-  CLI11_PARSE(app, argc, argv);
-  return 0;
+  app.require_subcommand(0, 1);
+  app.fallthrough();
+
+  ConvertArgs args;
+  bool verbose = false;
+  std::string explain;
+  app.add_option("script", args.input, "sbatch script to convert (- for stdin)");
+  app.add_option("-o,--output", args.output, "write train.yaml here (default: stdout)");
+  app.add_option("--report-format", args.report_format, "report format")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--report-file", args.report_file, "write the report here (default: stderr)");
+  app.add_flag("--no-comments", args.no_comments, "omit provenance comments from the YAML");
+  app.add_flag("-v,--verbose", verbose, "trace what slurm2air does on stderr");
+  app.add_option("--explain", explain, "describe a diagnostic code, e.g. S2A3004");
+  add_translate_options(app, args);
+
+  ConvertArgs inspect_args;
+  CLI::App* inspect_cmd = app.add_subcommand("inspect", "print what slurm2air understood the job to be");
+  inspect_cmd->add_option("script", inspect_args.input, "sbatch script (- for stdin)")->required();
+  bool json_flag = true;  // JSON is the only format; the flag is accepted for clarity
+  inspect_cmd->add_flag("--json", json_flag, "JSON output (the default)");
+  inspect_cmd->add_option("-o,--output", inspect_args.output, "write here (default: stdout)");
+  add_translate_options(*inspect_cmd, inspect_args);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? kExitClean : kExitUsage;
+  }
+  auto logger = spdlog::stderr_color_mt("slurm2air");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
+
+  try {
+    if (!explain.empty()) return explain_code(explain);
+    if (*inspect_cmd) return inspect(inspect_args);
+    if (args.input.empty()) {
+      std::cerr << app.help();
+      return kExitUsage;
+    }
+    return convert(args);
+  } catch (const InputError& error) {
+    std::cerr << "slurm2air: error: " << error.message << "\n";
+    return kExitFailed;
+  } catch (const std::exception& error) {
+    std::cerr << "slurm2air: internal error: " << error.what() << "\n";
+    return kExitFailed;
+  }
 }

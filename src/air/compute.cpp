@@ -1,0 +1,181 @@
+// The compute policy: from Slurm's nodes and GPUs to an accelerator shape.
+//
+// AI Runtime offers whole nodes of fixed shapes (GPU_1xA10, GPU_1xH100,
+// GPU_8xH100); the total must be a multiple of the GPUs per node. The policy
+// (documented in docs/mapping.md) keeps the node count and the GPUs per node
+// wherever a shape allows it, and says so whenever it cannot.
+#include "air/compute.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace s2a::air {
+namespace {
+
+constexpr uint64_t kMaxAccelerators = 1'000'000;  // far beyond any cluster; guards overflow
+
+/// GPU models that are small inference/development parts: the 1-GPU A10 shape
+/// is their nearest equivalent. Everything else maps to H100.
+bool is_small_gpu(std::string_view model) {
+  static constexpr std::array kSmall = {"a10", "a10g", "a16", "a30", "a40", "l4", "l40",
+                                        "l40s", "t4", "rtx", "p100", "k80", "a2"};
+  return std::any_of(kSmall.begin(), kSmall.end(),
+                     [&](std::string_view small) { return model == small; });
+}
+
+/// Finds a GPU model name in free text such as a partition or a constraint.
+std::string model_in_text(std::string_view text) {
+  std::string lower(text);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static constexpr std::array kModels = {"h200", "h100", "b300", "b200", "gh200", "a100", "v100",
+                                         "a10g", "a10",  "l40s", "l40",  "l4",    "t4",   "a40",
+                                         "a30",  "p100"};
+  for (std::string_view model : kModels) {
+    if (lower.find(model) != std::string::npos) return std::string(model);
+  }
+  return {};
+}
+
+struct ModelChoice {
+  std::string model;
+  const directives::Option* from = nullptr;
+};
+
+ModelChoice gpu_model(const slurm::Job& job) {
+  if (!job.gpu_type().empty()) return {job.gpu_type(), job.gpus->from};
+  if (job.constraint) {
+    if (auto model = model_in_text(job.constraint->value); !model.empty()) {
+      return {model, job.constraint->from};
+    }
+  }
+  if (job.partition) {
+    if (auto model = model_in_text(job.partition->value); !model.empty()) {
+      return {model, job.partition->from};
+    }
+  }
+  return {};
+}
+
+const AcceleratorType& shape_for(uint64_t gpus_per_node, std::string_view model) {
+  if (gpus_per_node >= 2) return *find_accelerator_type(model == "b300" ? "GPU_8xB300" : "GPU_8xH100");
+  return *find_accelerator_type(is_small_gpu(model) ? "GPU_1xA10" : "GPU_1xH100");
+}
+
+Span span_of(const directives::Option* option) { return option ? option->span : Span{}; }
+
+}  // namespace
+
+const std::vector<AcceleratorType>& accelerator_types() {
+  static const std::vector<AcceleratorType> kTypes = {
+      {"GPU_1xA10", 1, "a10"},
+      {"GPU_1xH100", 1, "h100"},
+      {"GPU_8xH100", 8, "h100"},
+      {"GPU_8xB300", 8, "b300"},
+  };
+  return kTypes;
+}
+
+const AcceleratorType* find_accelerator_type(std::string_view name) {
+  for (const AcceleratorType& type : accelerator_types()) {
+    if (type.name == name) return &type;
+  }
+  return nullptr;
+}
+
+Compute map_compute(const slurm::Job& job, const std::optional<std::string>& forced_type,
+                    Diagnostics& diagnostics) {
+  Compute compute;
+  const uint64_t nodes = std::max<uint64_t>(1, std::min(job.node_count().value_or(1), kMaxAccelerators));
+  const Span gpu_span = span_of(job.gpus ? job.gpus->from : nullptr);
+  if (job.nodes) compute.from.push_back(job.nodes->from->span);
+  if (job.gpus) compute.from.push_back(gpu_span);
+  if (job.nodes && job.nodes->value.min != job.nodes->value.max) {
+    diagnostics.push_back({Code::node_range, job.nodes->from->span,
+                           "a node range lets Slurm choose between " +
+                               std::to_string(job.nodes->value.min) + " and " +
+                               std::to_string(job.nodes->value.max) +
+                               " nodes; AI Runtime runs a fixed count, so the minimum is used",
+                           "set a fixed --nodes, or change num_accelerators with --override"});
+  }
+
+  const ModelChoice model = gpu_model(job);
+  std::optional<uint64_t> per_node = job.gpus_per_node();
+  if (!job.gpus) {
+    diagnostics.push_back({Code::no_gpu_request, {},
+                           "the script requests no GPUs; AI Runtime runs workloads on GPU nodes "
+                           "only, so one GPU_1xA10 node per Slurm node is used",
+                           "request GPUs with --gpus-per-node, or choose a shape with "
+                           "--accelerator-type"});
+    per_node = 1;
+  } else if (job.gpus->scope == slurm::GpuScope::exclusive_node) {
+    diagnostics.push_back({Code::gpus_from_exclusive, gpu_span,
+                           "--exclusive gives the job every GPU of its nodes but says not how "
+                           "many; a full node of 8 GPUs is assumed",
+                           "state the count with --gpus-per-node, or use --accelerator-type"});
+    per_node = 8;
+  } else if (!per_node) {
+    const uint64_t total = job.total_gpus().value_or(job.gpus->count);
+    diagnostics.push_back({Code::gpus_not_per_node, gpu_span,
+                           std::to_string(total) + " GPUs cannot be spread evenly over " +
+                               std::to_string(nodes) + " nodes; the GPUs per node are rounded up",
+                           "request GPUs per node (--gpus-per-node) so the shape is exact"});
+    per_node = (total + nodes - 1) / nodes;
+  }
+  const uint64_t wanted_per_node = std::min<uint64_t>(*per_node, kMaxAccelerators);
+
+  const AcceleratorType* type = nullptr;
+  if (forced_type) {
+    type = find_accelerator_type(*forced_type);
+  } else {
+    type = &shape_for(wanted_per_node, model.model);
+  }
+  if (type == nullptr) type = find_accelerator_type("GPU_8xH100");  // CLI validated the name
+
+  // Keep the node count; a shape with more GPUs per node leaves some idle.
+  uint64_t node_count = nodes;
+  if (wanted_per_node > type->gpus_per_node) {
+    // More GPUs per node than the shape has: spread over more nodes.
+    const uint64_t total = nodes * wanted_per_node;
+    node_count = (total + type->gpus_per_node - 1) / type->gpus_per_node;
+  }
+  compute.accelerator_type = std::string(type->name);
+  compute.gpus_per_node = type->gpus_per_node;
+  compute.nodes = std::min(node_count, kMaxAccelerators);
+  compute.num_accelerators = compute.nodes * type->gpus_per_node;
+
+  if (!forced_type && job.gpus && job.gpus->scope != slurm::GpuScope::exclusive_node &&
+      wanted_per_node != type->gpus_per_node) {
+    diagnostics.push_back(
+        {Code::gpus_per_node_inexact, gpu_span,
+         std::to_string(wanted_per_node) + " GPUs per node has no AI Runtime shape; using " +
+             compute.accelerator_type + " (" + std::to_string(type->gpus_per_node) +
+             " per node) on " + std::to_string(compute.nodes) + " node(s)",
+         "adapt the job to 1 or 8 GPUs per node, or choose a shape with --accelerator-type"});
+  }
+  if (forced_type && job.total_gpus() && *job.total_gpus() != compute.num_accelerators) {
+    diagnostics.push_back({Code::gpus_per_node_inexact, gpu_span,
+                           "--accelerator-type " + *forced_type + " gives " +
+                               std::to_string(compute.num_accelerators) +
+                               " GPUs where the script asked for " +
+                               std::to_string(*job.total_gpus()),
+                           "check the batch size and the learning rate for the new world size"});
+  }
+  if (!forced_type && !model.model.empty() && model.model != type->model &&
+      !(type->model == "a10" && is_small_gpu(model.model))) {
+    diagnostics.push_back({Code::gpu_model_substituted, span_of(model.from),
+                           "GPU model \"" + model.model + "\" is not offered by AI Runtime; " +
+                               compute.accelerator_type + " is used instead",
+                           "check memory per GPU and numerics (for example bf16 support), or "
+                           "choose with --accelerator-type"});
+  } else if (!forced_type && model.model.empty() && job.gpus &&
+             job.gpus->scope != slurm::GpuScope::exclusive_node) {
+    diagnostics.push_back({Code::gpu_model_assumed, gpu_span,
+                           "the script does not name a GPU model; " + compute.accelerator_type +
+                               " is assumed",
+                           "name the model (--gpus-per-node=h100:8) or pass --accelerator-type"});
+  }
+  return compute;
+}
+
+}  // namespace s2a::air

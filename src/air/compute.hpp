@@ -1,0 +1,20 @@
+// Maps the job's nodes and GPUs to compute.accelerator_type and
+// compute.num_accelerators; see compute.cpp for the policy.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "air/workload.hpp"
+#include "diag/diagnostic.hpp"
+#include "slurm/job.hpp"
+
+namespace s2a::air {
+
+/// `forced_type` is --accelerator-type, already checked against
+/// accelerator_types().
+[[nodiscard]] Compute map_compute(const slurm::Job& job,
+                                  const std::optional<std::string>& forced_type,
+                                  Diagnostics& diagnostics);
+
+}  // namespace s2a::air

@@ -1,0 +1,157 @@
+// What becomes of each #SBATCH option: one table row per option.
+//
+// Rows say whether the option is mapped exactly, approximated or has no AI
+// Runtime equivalent, and what the user should do instead. Options with no
+// row fall back to "no equivalent", so a new Slurm option is reported, never
+// dropped silently (tested over the corpus).
+#include "air/directive_policy.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace s2a::air {
+namespace {
+
+struct Row {
+  std::string_view option;
+  DirectiveStatus status;
+  Code code;
+  std::string_view what;  // what happens to it on AI Runtime
+  std::string_view hint;
+};
+
+// Sorted by option name (binary search).
+constexpr std::array kRows = {
+    Row{"account", DirectiveStatus::reported, Code::directive_not_mapped,
+        "accounts have no workload field; billing follows the submitting identity",
+        "set usage_policy_name or usage_policy_id in train.yaml if a budget policy applies"},
+    Row{"array", DirectiveStatus::reported, Code::directive_for_bundle,
+        "job arrays are not a workload feature",
+        "submit one run per index with `databricks air run --override`, or use a bundle "
+        "for_each_task"},
+    Row{"begin", DirectiveStatus::reported, Code::directive_for_bundle,
+        "a deferred start is not a workload feature", "use a bundle job with a schedule"},
+    Row{"chdir", DirectiveStatus::approximated, Code::directive_approximated,
+        "the command starts in $CODE_SOURCE_PATH, the uploaded code_source.root_path",
+        "point code_source.root_path at this directory's contents"},
+    Row{"comment", DirectiveStatus::no_effect, Code::directive_no_effect,
+        "job comments have no workload field", ""},
+    Row{"constraint", DirectiveStatus::approximated, Code::directive_approximated,
+        "node features only inform the choice of accelerator_type",
+        "check compute.accelerator_type"},
+    Row{"cpus-per-task", DirectiveStatus::approximated, Code::directive_approximated,
+        "AI Runtime nodes have a fixed number of CPUs for each accelerator type",
+        "check that the node shape has enough CPUs for the data loaders"},
+    Row{"deadline", DirectiveStatus::reported, Code::directive_not_mapped,
+        "deadlines have no equivalent", "use timeout_minutes to bound the run"},
+    Row{"dependency", DirectiveStatus::reported, Code::directive_for_bundle,
+        "dependencies between jobs are not a workload feature",
+        "chain the steps as tasks with depends_on in one bundle job"},
+    Row{"error", DirectiveStatus::reported, Code::directive_logs,
+        "stderr is collected by AI Runtime, not written to a file",
+        "read it with `databricks air logs <run-id>` or in the MLflow run"},
+    Row{"exclusive", DirectiveStatus::mapped, Code::directive_not_mapped,
+        "AI Runtime always allocates whole nodes", ""},
+    Row{"export", DirectiveStatus::reported, Code::directive_not_mapped,
+        "the submitting shell's environment does not travel to AI Runtime",
+        "list the variables the job needs under env_variables"},
+    Row{"gpus", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"gpus-per-node", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"gpus-per-task", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"gres", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"input", DirectiveStatus::reported, Code::directive_logs,
+        "the command's stdin is empty on AI Runtime", "read the file from $CODE_SOURCE_PATH"},
+    Row{"job-name", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"mail-type", DirectiveStatus::reported, Code::directive_for_bundle,
+        "e-mail notifications are not a workload feature",
+        "use email_notifications of a bundle job"},
+    Row{"mail-user", DirectiveStatus::reported, Code::directive_for_bundle,
+        "e-mail notifications are not a workload feature",
+        "use email_notifications of a bundle job"},
+    Row{"mem", DirectiveStatus::approximated, Code::directive_approximated,
+        "AI Runtime nodes have a fixed memory size for each accelerator type",
+        "check that the node shape has enough host memory"},
+    Row{"mem-per-cpu", DirectiveStatus::approximated, Code::directive_approximated,
+        "AI Runtime nodes have a fixed memory size for each accelerator type",
+        "check that the node shape has enough host memory"},
+    Row{"mem-per-gpu", DirectiveStatus::approximated, Code::directive_approximated,
+        "AI Runtime nodes have a fixed memory size for each accelerator type",
+        "check that the node shape has enough host memory"},
+    Row{"no-requeue", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"nodes", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"ntasks", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"ntasks-per-node", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"open-mode", DirectiveStatus::reported, Code::directive_logs,
+        "logs are collected by AI Runtime per attempt", "use `databricks air logs`"},
+    Row{"output", DirectiveStatus::reported, Code::directive_logs,
+        "stdout is collected by AI Runtime, not written to a file",
+        "read it with `databricks air logs <run-id>` (--download-to saves every node)"},
+    Row{"partition", DirectiveStatus::approximated, Code::directive_approximated,
+        "partitions do not exist; the name only informs the choice of accelerator_type",
+        "check compute.accelerator_type"},
+    Row{"qos", DirectiveStatus::reported, Code::directive_not_mapped,
+        "quality of service has no workload field",
+        "with a GPU pool, use compute.pool_id and compute.priority_class"},
+    Row{"requeue", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"reservation", DirectiveStatus::reported, Code::directive_not_mapped,
+        "reservations have no workload field",
+        "a pre-provisioned GPU pool is set with compute.pool_id"},
+    Row{"signal", DirectiveStatus::reported, Code::directive_not_mapped,
+        "AI Runtime sends no warning signal before the time limit",
+        "checkpoint periodically to a Unity Catalog volume and rely on max_retries"},
+    Row{"time", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"time-min", DirectiveStatus::reported, Code::directive_not_mapped,
+        "a minimum time for backfill has no equivalent", "timeout_minutes comes from --time"},
+};
+
+const Row* find_row(std::string_view option) {
+  const auto it = std::lower_bound(kRows.begin(), kRows.end(), option,
+                                   [](const Row& row, std::string_view name) { return row.option < name; });
+  return it != kRows.end() && it->option == option ? &*it : nullptr;
+}
+
+std::string option_text(const directives::Option& option) {
+  return option.value ? option.spelling + "=" + *option.value : option.spelling;
+}
+
+}  // namespace
+
+bool policy_table_is_sorted() {
+  return std::is_sorted(kRows.begin(), kRows.end(),
+                        [](const Row& a, const Row& b) { return a.option < b.option; });
+}
+
+std::vector<DirectiveOutcome> apply_directive_policy(const directives::ScanResult& scan,
+                                                     Diagnostics& diagnostics) {
+  std::vector<DirectiveOutcome> outcomes;
+  for (const directives::Option& option : scan.options) {
+    // Earlier occurrences and later het-job components were reported when the
+    // job was built; sbatch-only options (--help, plugins) by the scanner.
+    if (option.overridden || option.component != 0) {
+      outcomes.push_back({&option, DirectiveStatus::reported});
+      continue;
+    }
+    if (option.spec->origin == directives::OptionOrigin::early_pass) {
+      outcomes.push_back({&option, DirectiveStatus::no_effect});
+      continue;
+    }
+    const Row* row = find_row(option.name());
+    if (row != nullptr && row->status == DirectiveStatus::mapped) {
+      outcomes.push_back({&option, DirectiveStatus::mapped});
+      continue;
+    }
+    if (row == nullptr) {
+      diagnostics.push_back({Code::directive_not_mapped, option.span,
+                             option_text(option) + " has no AI Runtime equivalent and is dropped",
+                             "check whether the job depends on it"});
+      outcomes.push_back({&option, DirectiveStatus::reported});
+      continue;
+    }
+    diagnostics.push_back({row->code, option.span, option_text(option) + ": " + std::string(row->what),
+                           std::string(row->hint)});
+    outcomes.push_back({&option, row->status});
+  }
+  return outcomes;
+}
+
+}  // namespace s2a::air

@@ -1,0 +1,124 @@
+#include "air/variables.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace s2a::air {
+namespace {
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+VariableRule rename(std::string to, std::string reason) {
+  return {VariableAction::rename, std::move(to), true, std::move(reason), ""};
+}
+VariableRule approximate(std::string to, std::string reason, std::string hint) {
+  return {VariableAction::rename, std::move(to), false, std::move(reason), std::move(hint)};
+}
+VariableRule unmapped(std::string reason, std::string hint) {
+  return {VariableAction::report, "", true, std::move(reason), std::move(hint)};
+}
+
+}  // namespace
+
+bool is_runtime_variable(std::string_view name) {
+  static constexpr std::array kRuntime = {"MASTER_ADDR", "MASTER_PORT",      "NUM_NODES",
+                                          "NODE_RANK",   "LOCAL_WORLD_SIZE", "WORLD_SIZE",
+                                          "CODE_SOURCE_PATH"};
+  return std::find(kRuntime.begin(), kRuntime.end(), name) != kRuntime.end();
+}
+
+bool is_secret_name(std::string_view name) {
+  std::string upper(name);
+  std::transform(upper.begin(), upper.end(), upper.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  for (std::string_view suffix : {"_TOKEN", "_API_KEY", "_APIKEY", "_SECRET", "_SECRET_KEY",
+                                  "_ACCESS_KEY", "_PRIVATE_KEY", "_CREDENTIALS"}) {
+    if (ends_with(upper, suffix)) return true;
+  }
+  if (upper.find("PASSWORD") != std::string::npos || upper.find("PASSWD") != std::string::npos) {
+    return true;
+  }
+  return upper == "HF_TOKEN" || upper == "TOKEN" || upper == "WANDB_API_KEY" ||
+         upper == "AWS_ACCESS_KEY_ID" || upper == "AWS_SECRET_ACCESS_KEY" ||
+         upper == "AWS_SESSION_TOKEN" || upper == "HUGGING_FACE_HUB_TOKEN" ||
+         upper == "GITHUB_TOKEN" || upper == "OPENAI_API_KEY";
+}
+
+VariableRule rule_for(std::string_view name, const slurm::Job& job, const Compute& compute,
+                      const std::string& experiment_name) {
+  if (!starts_with(name, "SLURM")) return {};
+  const uint64_t tasks_per_node = job.tasks_per_node().value_or(1);
+  if (name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES" || name == "SLURM_STEP_NUM_NODES") {
+    return rename("NUM_NODES", "AI Runtime sets NUM_NODES to the node count");
+  }
+  if (name == "SLURM_NODEID") {
+    return rename("NODE_RANK", "AI Runtime sets NODE_RANK on each node");
+  }
+  if (name == "SLURM_GPUS_ON_NODE" || name == "SLURM_GPUS_PER_NODE" ||
+      name == "SLURM_STEP_GPUS_ON_NODE") {
+    return rename("LOCAL_WORLD_SIZE", "AI Runtime sets LOCAL_WORLD_SIZE to the GPUs of the node");
+  }
+  if (name == "SLURM_NTASKS" || name == "SLURM_NPROCS" || name == "SLURM_STEP_NUM_TASKS") {
+    if (tasks_per_node == 1) return rename("NUM_NODES", "one task per node: tasks = nodes");
+    if (tasks_per_node == compute.gpus_per_node) {
+      return rename("WORLD_SIZE", "one task per GPU: tasks = total GPUs = WORLD_SIZE");
+    }
+    return unmapped("counts Slurm tasks, which AI Runtime does not start",
+                    "compute it from NUM_NODES and your processes per node");
+  }
+  if (name == "SLURM_NTASKS_PER_NODE") {
+    if (tasks_per_node == compute.gpus_per_node) {
+      return rename("LOCAL_WORLD_SIZE", "one task per GPU: tasks per node = LOCAL_WORLD_SIZE");
+    }
+    return unmapped("counts Slurm tasks per node, which AI Runtime does not start",
+                    "AI Runtime starts one command per node; LOCAL_WORLD_SIZE counts its GPUs");
+  }
+  if (name == "SLURM_SUBMIT_DIR") {
+    return approximate("CODE_SOURCE_PATH", "the submission directory is uploaded as code_source",
+                       "files outside code_source.root_path are not uploaded");
+  }
+  if (name == "SLURM_CPUS_PER_TASK" && job.cpus_per_task) {
+    return {VariableAction::literal, std::to_string(job.cpus_per_task->value), true,
+            "the value --cpus-per-task requested",
+            "AI Runtime nodes have a fixed CPU count; `nproc` tells it on the node"};
+  }
+  if (name == "SLURM_JOB_NAME") {
+    return {VariableAction::literal, experiment_name, true, "the experiment name", ""};
+  }
+  if (name == "SLURM_JOB_ID" || name == "SLURM_JOBID" || name == "SLURM_ARRAY_JOB_ID") {
+    return unmapped("has no AI Runtime equivalent: there is no job id on the nodes",
+                    "$MLFLOW_RUN_ID identifies the run; for ports use $MASTER_PORT");
+  }
+  if (starts_with(name, "SLURM_ARRAY_TASK")) {
+    return unmapped("has no AI Runtime equivalent: a workload is not an array",
+                    "submit one run per index with --override parameters.index=N and read "
+                    "$HYPERPARAMETERS_PATH, or use a bundle for_each_task");
+  }
+  if (name == "SLURM_PROCID" || name == "SLURM_LOCALID") {
+    return unmapped("is a per-task rank, and AI Runtime starts no tasks",
+                    "the launcher (torchrun, accelerate, deepspeed) sets RANK and LOCAL_RANK");
+  }
+  if (name == "SLURM_RESTART_COUNT") {
+    return unmapped("has no AI Runtime equivalent; each retry is a fresh run",
+                    "resume from the newest checkpoint instead of counting restarts");
+  }
+  if (name == "SLURM_JOB_NODELIST" || name == "SLURM_NODELIST" || name == "SLURM_STEP_NODELIST") {
+    return unmapped("has no AI Runtime equivalent: nodes are not listed",
+                    "node 0's address is $MASTER_ADDR; NUM_NODES and NODE_RANK describe the rest");
+  }
+  if (name == "SLURMD_NODENAME") {
+    return unmapped("has no AI Runtime equivalent", "use $(hostname)");
+  }
+  if (name == "SLURM_CPUS_PER_TASK") {
+    return unmapped("is not set: the script gives no --cpus-per-task",
+                    "use $(nproc) for the CPUs of the node");
+  }
+  return unmapped("has no AI Runtime equivalent", "remove it or compute the value in the script");
+}
+
+}  // namespace s2a::air

@@ -1,0 +1,38 @@
+// Slurm's job variables and what stands for them on AI Runtime
+// (spec/slurm-sbatch.md §3, spec/air-runtime.md §1.9).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "air/workload.hpp"
+#include "slurm/job.hpp"
+
+namespace s2a::air {
+
+enum class VariableAction : uint8_t {
+  keep,     // not a Slurm variable
+  rename,   // $SLURM_X -> $Y, keeping any ${...} operators
+  literal,  // the whole expansion becomes a known value
+  report,   // no equivalent: left as is and reported
+};
+
+struct VariableRule {
+  VariableAction action = VariableAction::keep;
+  std::string replacement;  // variable name (rename) or text (literal)
+  bool exact = true;        // rename only: same meaning on AI Runtime
+  std::string reason;
+  std::string hint;
+};
+
+/// The rule for one variable name in this job (some depend on its shape).
+[[nodiscard]] VariableRule rule_for(std::string_view name, const slurm::Job& job,
+                                    const Compute& compute, const std::string& experiment_name);
+
+/// Variables AI Runtime sets on every node; assigning them would fight it.
+[[nodiscard]] bool is_runtime_variable(std::string_view name);
+
+/// Names that hold credentials: *_TOKEN, *_API_KEY, *_SECRET, *PASSWORD*, AWS_*, ...
+[[nodiscard]] bool is_secret_name(std::string_view name);
+
+}  // namespace s2a::air

@@ -1,0 +1,107 @@
+#include "emit/report.hpp"
+
+#include <algorithm>
+
+#include "emit/json_writer.hpp"
+
+namespace s2a::emit {
+namespace {
+
+struct Region {
+  LineCol start;
+  LineCol end;
+};
+
+Region region_of(const SourceFile& file, Span span) {
+  return {file.line_col(span.begin), file.line_col(std::max(span.begin, span.end))};
+}
+
+/// Printable form of a source line: control bytes shown as '?', so a report
+/// never carries terminal escapes from the script.
+std::string printable(std::string line) {
+  for (char& c : line) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t') || u == 0x7F) c = '?';
+  }
+  return line;
+}
+
+std::string caret_line(std::string_view line, uint32_t from_col, uint32_t to_col) {
+  std::string out;
+  for (uint32_t col = 1; col < from_col && col <= line.size(); ++col) {
+    out.push_back(line[col - 1] == '\t' ? '\t' : ' ');
+  }
+  out.push_back('^');
+  for (uint32_t col = from_col + 1; col < to_col && col <= line.size(); ++col) out.push_back('~');
+  return out;
+}
+
+}  // namespace
+
+std::string redacted_line(const ReportInput& input, uint32_t line) {
+  const Span line_span = input.file.line_span(line);
+  std::string text(input.file.slice(line_span));
+  for (Span secret : input.redactions) {
+    const uint32_t begin = std::max(secret.begin, line_span.begin);
+    const uint32_t end = std::min(secret.end, line_span.end);
+    for (uint32_t i = begin; i < end; ++i) text[i - line_span.begin] = '*';
+  }
+  return printable(std::move(text));
+}
+
+std::string render_text(const ReportInput& input) {
+  std::string out;
+  for (const Diagnostic& d : input.diagnostics) {
+    const Region r = region_of(input.file, d.span);
+    out += input.file.name() + ":" + std::to_string(r.start.line) + ":" +
+           std::to_string(r.start.col) + ": " + std::string(severity_name(d.severity())) + ": " +
+           printable(d.message) + " [" + code_id(d.code) + "]\n";
+    const std::string line = redacted_line(input, r.start.line);
+    if (!line.empty()) {
+      const std::string number = std::to_string(r.start.line);
+      const std::string gutter(number.size(), ' ');
+      const uint32_t to_col = r.end.line == r.start.line ? r.end.col
+                                                         : static_cast<uint32_t>(line.size() + 1);
+      out += " " + number + " | " + line + "\n";
+      out += " " + gutter + " | " + caret_line(line, r.start.col, to_col) + "\n";
+    }
+    if (!d.hint.empty()) out += "  hint: " + printable(d.hint) + "\n";
+  }
+  return out;
+}
+
+std::string render_json(const ReportInput& input, int exit_code) {
+  size_t counts[3] = {0, 0, 0};
+  for (const Diagnostic& d : input.diagnostics) ++counts[static_cast<size_t>(d.severity())];
+  JsonWriter json;
+  json.begin_object();
+  json.field("schema", "slurm2air.report/1");
+  json.field("file", input.file.name());
+  json.field("exit_code", exit_code);
+  json.key("summary").begin_object();
+  json.field("errors", static_cast<uint64_t>(counts[0]));
+  json.field("warnings", static_cast<uint64_t>(counts[1]));
+  json.field("notes", static_cast<uint64_t>(counts[2]));
+  json.end_object();
+  json.key("diagnostics").begin_array();
+  for (const Diagnostic& d : input.diagnostics) {
+    const Region r = region_of(input.file, d.span);
+    json.begin_object();
+    json.field("code", code_id(d.code));
+    json.field("rule", code_info(d.code).name);
+    json.field("severity", severity_name(d.severity()));
+    json.field("line", r.start.line);
+    json.field("column", r.start.col);
+    json.field("end_line", r.end.line);
+    json.field("end_column", r.end.col);
+    json.field("message", d.message);
+    json.field("hint", d.hint);
+    json.field("source", redacted_line(input, r.start.line));
+    json.end_object();
+  }
+  json.end_array();
+  json.end_object();
+  return json.str();
+}
+
+}  // namespace s2a::emit

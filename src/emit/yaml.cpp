@@ -1,0 +1,158 @@
+// yaml-cpp places a comment after the scalar on the same line, so provenance
+// sits at the end of the line whose value it explains.
+#include "emit/yaml.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace s2a::emit {
+
+bool yaml_plain_is_typed(const std::string& value) {
+  if (value.empty()) return true;
+  std::string lower(value);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const char* word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~",
+                           ".inf", "-.inf", "+.inf", ".nan"}) {
+    if (lower == word) return true;
+  }
+  const size_t start = (lower[0] == '-' || lower[0] == '+') ? 1 : 0;
+  return start < lower.size() &&
+         (std::isdigit(static_cast<unsigned char>(lower[start])) || lower[start] == '.');
+}
+
+namespace {
+
+void emit_string(YAML::Emitter& out, const std::string& value) {
+  if (yaml_plain_is_typed(value)) {
+    out << YAML::SingleQuoted << value;
+  } else {
+    out << value;
+  }
+}
+
+/// A literal block keeps the command readable; yaml-cpp cannot write control
+/// characters or a leading space in one, so such commands are double-quoted.
+bool fits_literal_block(const std::string& text) {
+  if (text.empty() || text.front() == ' ' || text.front() == '\t') return false;
+  return std::none_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 0x20 && c != '\n' && c != '\t') || u == 0x7F;
+  });
+}
+
+std::string where(const SourceFile& file, Span span) {
+  const LineCol at = file.line_col(span.begin);
+  std::string text(file.slice(span));
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return "line " + std::to_string(at.line) + ": " + text;
+}
+
+class WorkloadEmitter {
+ public:
+  WorkloadEmitter(const air::Workload& workload, const SourceFile& file, const YamlOptions& options)
+      : w_(workload), file_(file), options_(options) {}
+
+  std::string emit(bool literal_command) {
+    out_ << YAML::BeginMap;
+    out_ << YAML::Key << "experiment_name" << YAML::Value;
+    emit_string(out_, w_.experiment_name);
+    comment_from(w_.experiment_name_from);
+    emit_environment();
+    emit_compute();
+    out_ << YAML::Key << "code_source" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "type" << YAML::Value << "snapshot";
+    out_ << YAML::Key << "snapshot" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "root_path" << YAML::Value;
+    emit_string(out_, w_.code_source_root);
+    out_ << YAML::EndMap << YAML::EndMap;
+    emit_named("env_variables", w_.env_variables);
+    emit_named("secrets", w_.secrets);
+    emit_command(literal_command);
+    if (w_.timeout_minutes) {
+      out_ << YAML::Key << "timeout_minutes" << YAML::Value << *w_.timeout_minutes;
+      comment_from(w_.timeout_from);
+    }
+    out_ << YAML::Key << "max_retries" << YAML::Value << w_.max_retries;
+    comment_from(w_.max_retries_from);
+    out_ << YAML::EndMap;
+    return std::string(out_.c_str()) + "\n";
+  }
+
+ private:
+  void comment(const std::string& text) {
+    if (options_.provenance_comments && !text.empty()) out_ << YAML::Comment(text);
+  }
+
+  void comment_from(Span span) {
+    if (!span.empty()) comment(where(file_, span));
+  }
+
+  void emit_environment() {
+    const air::Environment& env = w_.environment;
+    if (!env.version && env.dependencies.empty()) return;
+    out_ << YAML::Key << "environment" << YAML::Value << YAML::BeginMap;
+    if (env.version) out_ << YAML::Key << "version" << YAML::Value << YAML::SingleQuoted << *env.version;
+    if (!env.dependencies.empty()) {
+      out_ << YAML::Key << "dependencies" << YAML::Value << YAML::BeginSeq;
+      for (const std::string& dependency : env.dependencies) emit_string(out_, dependency);
+      out_ << YAML::EndSeq;
+    }
+    out_ << YAML::EndMap;
+  }
+
+  void emit_compute() {
+    const air::Compute& c = w_.compute;
+    out_ << YAML::Key << "compute" << YAML::Value << YAML::BeginMap;
+    out_ << YAML::Key << "num_accelerators" << YAML::Value << c.num_accelerators;
+    std::string shape = std::to_string(c.num_accelerators) + " GPUs across " +
+                        std::to_string(c.nodes) + (c.nodes == 1 ? " node" : " nodes");
+    for (Span span : c.from) shape += "; " + where(file_, span);
+    comment(shape);
+    out_ << YAML::Key << "accelerator_type" << YAML::Value << c.accelerator_type;
+    comment(std::to_string(c.gpus_per_node) + " GPU" + (c.gpus_per_node == 1 ? "" : "s") +
+            " per node");
+    out_ << YAML::EndMap;
+  }
+
+  void emit_named(const char* key, const std::vector<air::NamedValue>& values) {
+    if (values.empty()) return;
+    out_ << YAML::Key << key << YAML::Value << YAML::BeginMap;
+    for (const air::NamedValue& v : values) {
+      out_ << YAML::Key << v.name << YAML::Value;
+      emit_string(out_, v.value);
+      comment_from(v.from);
+    }
+    out_ << YAML::EndMap;
+  }
+
+  void emit_command(bool literal) {
+    std::string command = w_.command;
+    // The literal block adds the final newline back when it is read.
+    if (literal && !command.empty() && command.back() == '\n') command.pop_back();
+    out_ << YAML::Key << "command" << YAML::Value;
+    if (literal) {
+      out_ << YAML::Literal << command;
+    } else {
+      out_ << YAML::DoubleQuoted << command;
+    }
+  }
+
+  const air::Workload& w_;
+  const SourceFile& file_;
+  const YamlOptions& options_;
+  YAML::Emitter out_;
+};
+
+}  // namespace
+
+std::string emit_workload_yaml(const air::Workload& workload, const SourceFile& file,
+                               const YamlOptions& options) {
+  const bool literal = fits_literal_block(workload.command);
+  return WorkloadEmitter(workload, file, options).emit(literal);
+}
+
+}  // namespace s2a::emit

@@ -1,0 +1,299 @@
+#include "slurm/body.hpp"
+
+#include <algorithm>
+
+namespace s2a::slurm {
+namespace {
+
+/// Interpreters whose `-c SCRIPT` we parse again as a nested script.
+bool is_shell(std::string_view program) {
+  return program == "bash" || program == "sh" || program == "zsh" || program == "dash";
+}
+
+bool is_python(std::string_view program) {
+  return program.rfind("python", 0) == 0 &&
+         std::all_of(program.begin() + 6, program.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+}
+
+/// Builds the list of sites by walking the AST. The AST depth is bounded by
+/// the parser's ParseLimits, so recursion here is bounded too.
+class Walker {
+ public:
+  Walker(Body& body, Diagnostics& diagnostics) : body_(body), diagnostics_(diagnostics) {}
+
+  void walk_script(const ast::Script& script, uint32_t view, Context context) {
+    walk_list(script.body, view, context);
+  }
+
+ private:
+  void walk_list(const ast::List& list, uint32_t view, Context context) {
+    for (const ast::ListItem& item : list.items) {
+      Context item_context = context;
+      item_context.background = context.background || item.background;
+      walk_command(item.command, &item, view, item_context);
+    }
+  }
+
+  void walk_command(const ast::Command& command, const ast::ListItem* statement, uint32_t view,
+                    Context context) {
+    ++context.depth;
+    switch (command.kind) {
+      case ast::CommandKind::simple:
+        add_site(command, statement, view, context);
+        return;
+      case ast::CommandKind::pipeline:
+        for (const auto& child : command.children) walk_command(child, nullptr, view, context);
+        return;
+      case ast::CommandKind::and_or: {
+        Context branch = context;
+        for (size_t i = 0; i < command.children.size(); ++i) {
+          if (i > 0) branch.in_branch = true;  // runs only if the left side allowed it
+          walk_command(command.children[i], nullptr, view, branch);
+        }
+        return;
+      }
+      case ast::CommandKind::if_clause:
+      case ast::CommandKind::case_clause:
+        context.in_branch = true;
+        break;
+      case ast::CommandKind::for_clause:
+      case ast::CommandKind::arith_for:
+      case ast::CommandKind::while_clause:
+      case ast::CommandKind::until_clause:
+      case ast::CommandKind::select_clause:
+        context.in_loop = true;
+        break;
+      case ast::CommandKind::function_def:
+        context.in_function = true;
+        break;
+      case ast::CommandKind::subshell:
+      case ast::CommandKind::brace_group:
+      case ast::CommandKind::arith_command:
+      case ast::CommandKind::cond_command:
+        break;
+    }
+    walk_words(command.words, view, context);
+    for (const ast::List& block : command.blocks) walk_list(block, view, context);
+    for (const ast::CaseItem& item : command.case_items) walk_list(item.body, view, context);
+  }
+
+  void walk_words(const std::vector<ast::Word>& words, uint32_t view, Context context) {
+    for (const ast::Word& word : words) walk_parts(word.parts, view, context);
+  }
+
+  void walk_parts(const std::vector<ast::WordPart>& parts, uint32_t view, Context context) {
+    for (const ast::WordPart& part : parts) {
+      if (part.script) {
+        Context inner = context;
+        inner.in_substitution = true;
+        walk_script(*part.script, view, inner);
+      }
+      walk_parts(part.parts, view, context);
+    }
+  }
+
+  void add_site(const ast::Command& command, const ast::ListItem* statement, uint32_t view,
+                Context context) {
+    // Substitutions inside the command run before it, in the same context.
+    for (const auto& assignment : command.assignments) {
+      walk_parts(assignment.value.parts, view, context);
+      walk_words(assignment.elements, view, context);
+    }
+    walk_words(command.words, view, context);
+    for (const auto& redirect : command.redirects) {
+      walk_parts(redirect.target.parts, view, context);
+      walk_parts(redirect.heredoc_parts, view, context);
+    }
+
+    Site site;
+    site.command = &command;
+    site.statement = statement;
+    site.context = context;
+    site.view = view;
+    if (!command.words.empty()) site.program = program_name(command.words.front());
+    if (site.program == "srun" && !context.in_srun) {
+      describe_srun(site);
+    } else {
+      site.launcher = detect_launcher(command.words, 0);
+    }
+    const int nested = site.nested_script;
+    body_.sites.push_back(std::move(site));
+    if (nested >= 0) {
+      Context inner = context;
+      inner.in_srun = true;
+      const NestedScript& script = *body_.nested[static_cast<size_t>(nested)];
+      walk_script(script.parse.script, script.view, inner);
+    }
+  }
+
+  void describe_srun(Site& site) {
+    const auto& words = site.command->words;
+    std::vector<directives::Word> option_words;
+    for (size_t i = 1; i < words.size(); ++i) {
+      // srun options are parsed as the shell hands them over; an expansion we
+      // cannot evaluate stands for itself, which is enough to find the operand.
+      const auto literal = literal_value(words[i]);
+      option_words.push_back({literal.value_or("$?"), words[i].span});
+    }
+    site.srun = directives::parse_options(option_words, directives::srun_options());
+    site.srun_operand = 1 + site.srun->first_operand;
+    if (site.srun_operand >= words.size()) return;
+    const std::string payload = program_name(words[site.srun_operand]);
+    if (is_shell(payload)) {
+      site.nested_script = parse_shell_c(words, site.srun_operand + 1);
+      if (site.nested_script >= 0) return;
+    }
+    site.launcher = detect_launcher(words, site.srun_operand);
+  }
+
+  /// `bash [-flags] -c SCRIPT`: parses SCRIPT and returns its index in Body::nested.
+  int parse_shell_c(const std::vector<ast::Word>& words, size_t from) {
+    for (size_t i = from; i + 1 < words.size(); ++i) {
+      const auto flag = literal_value(words[i]);
+      if (!flag || flag->empty() || flag->front() != '-') return -1;
+      if (flag->find('c') == std::string::npos) continue;
+      return add_nested(words[i + 1]);
+    }
+    return -1;
+  }
+
+  int add_nested(const ast::Word& word) {
+    auto nested = std::make_unique<NestedScript>();
+    nested->word = word.span;
+    TextView view;
+    // A lone single-quoted word is the file's own bytes: keep exact positions.
+    if (word.parts.size() == 1 && word.parts[0].kind == ast::PartKind::single_quoted) {
+      const Span inner = word.parts[0].inner;
+      view = TextView{body_.views[0].text, inner, true, word.span};
+      nested->parse = parse_script(body_.views[0].text.substr(inner.begin, inner.size()),
+                                   inner.begin);
+    } else {
+      const auto literal = literal_value(word);
+      if (!literal) return -1;  // built at run time: nothing to parse statically
+      nested->text = *literal;
+      view = TextView{nested->text, {0, static_cast<uint32_t>(nested->text.size())}, false,
+                      word.span};
+      nested->parse = parse_script(nested->text, 0);
+      for (Diagnostic& d : nested->parse.diagnostics) d.span = word.span;
+    }
+    for (const Diagnostic& d : nested->parse.diagnostics) diagnostics_.push_back(d);
+    nested->view = static_cast<uint32_t>(body_.views.size());
+    body_.views.push_back(view);
+    body_.nested.push_back(std::move(nested));
+    return static_cast<int>(body_.nested.size() - 1);
+  }
+
+  Body& body_;
+  Diagnostics& diagnostics_;
+};
+
+bool is_option_word(const ast::Word& word) {
+  const auto literal = literal_value(word);
+  return literal && literal->size() > 1 && literal->front() == '-';
+}
+
+}  // namespace
+
+std::optional<std::string> literal_value(const ast::Word& word) {
+  std::string out;
+  for (const ast::WordPart& part : word.parts) {
+    switch (part.kind) {
+      case ast::PartKind::literal:
+      case ast::PartKind::single_quoted:
+      case ast::PartKind::ansi_c_quoted:
+        out += part.text;
+        break;
+      case ast::PartKind::double_quoted:
+        for (const ast::WordPart& inner : part.parts) {
+          if (inner.kind != ast::PartKind::literal) return std::nullopt;
+          out += inner.text;
+        }
+        break;
+      default:
+        return std::nullopt;
+    }
+  }
+  return out;
+}
+
+std::string program_name(const ast::Word& word) {
+  const auto literal = literal_value(word);
+  if (!literal) return {};
+  const size_t slash = literal->rfind('/');
+  return slash == std::string::npos ? *literal : literal->substr(slash + 1);
+}
+
+LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
+  // Skip wrappers that run their arguments as a command.
+  while (from < words.size()) {
+    const std::string program = program_name(words[from]);
+    if (program == "time" || program == "exec" || program == "nohup" || program == "stdbuf" ||
+        program == "numactl" || program == "env") {
+      ++from;
+      while (from < words.size() && (is_option_word(words[from]) ||
+                                     literal_value(words[from]).value_or("").find('=') !=
+                                         std::string::npos)) {
+        ++from;
+      }
+      continue;
+    }
+    break;
+  }
+  if (from >= words.size()) return {};
+  const std::string program = program_name(words[from]);
+  if (program == "torchrun") return {Launcher::torchrun, from, from + 1};
+  if (program == "deepspeed") return {Launcher::deepspeed, from, from + 1};
+  if (program == "mpirun" || program == "mpiexec") return {Launcher::mpirun, from, from + 1};
+  if (program == "horovodrun") return {Launcher::horovodrun, from, from + 1};
+  if (program == "accelerate" && from + 1 < words.size() &&
+      literal_value(words[from + 1]) == "launch") {
+    return {Launcher::accelerate, from, from + 2};
+  }
+  if (!is_python(program)) return {};
+  // python [-u -O ...] -m torch.distributed.run|launch ...
+  for (size_t i = from + 1; i < words.size(); ++i) {
+    const auto word = literal_value(words[i]);
+    if (!word) break;
+    if (*word == "-m" && i + 1 < words.size()) {
+      const auto module = literal_value(words[i + 1]);
+      if (module == "torch.distributed.run") return {Launcher::torchrun, from, i + 2};
+      if (module == "torch.distributed.launch") {
+        return {Launcher::torch_distributed_launch, from, i + 2};
+      }
+      if (module == "accelerate.commands.launch") return {Launcher::accelerate, from, i + 2};
+      if (module == "deepspeed.launcher.runner") return {Launcher::deepspeed, from, i + 2};
+      return {Launcher::python, from, i + 2};
+    }
+    if (word->empty() || word->front() != '-') break;
+  }
+  return {Launcher::python, from, from + 1};
+}
+
+std::string_view launcher_name(Launcher launcher) {
+  switch (launcher) {
+    case Launcher::none: return "none";
+    case Launcher::torchrun: return "torchrun";
+    case Launcher::torch_distributed_launch: return "torch.distributed.launch";
+    case Launcher::accelerate: return "accelerate";
+    case Launcher::deepspeed: return "deepspeed";
+    case Launcher::mpirun: return "mpirun";
+    case Launcher::horovodrun: return "horovodrun";
+    case Launcher::python: return "python";
+  }
+  return "none";
+}
+
+Body analyze_body(const SourceFile& file, uint32_t body_offset, Diagnostics& diagnostics) {
+  Body body;
+  const std::string_view text = file.text();
+  body_offset = std::min(body_offset, static_cast<uint32_t>(text.size()));
+  body.views.push_back(
+      TextView{text, {body_offset, static_cast<uint32_t>(text.size())}, true, {}});
+  body.parse = parse_script(text.substr(body_offset), body_offset);
+  for (const Diagnostic& d : body.parse.diagnostics) diagnostics.push_back(d);
+  Walker(body, diagnostics).walk_script(body.parse.script, 0, Context{});
+  return body;
+}
+
+}  // namespace s2a::slurm

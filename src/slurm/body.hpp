@@ -1,0 +1,99 @@
+// What the script body runs, and where: every simple command with its context.
+//
+// Slurm runs the body once, on the first node, and starts tasks with srun; AI
+// Runtime runs the command on every node. So the translator must know, for
+// each command, whether it ran inside an srun step, in a loop, a function, a
+// branch or the background. analyze_body() parses the body (and the scripts
+// given to `bash -c` under srun) and records each simple command as a Site.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "directives/directives.hpp"
+#include "parse/parse_script.hpp"
+
+namespace s2a::slurm {
+
+/// The text a site's spans index into. For the file and for single-quoted
+/// `bash -c '...'` scripts that is the file itself (exact); for a
+/// double-quoted script it is the unescaped string, and diagnostics fall back
+/// to the span of the quoted word.
+struct TextView {
+  std::string_view text;
+  Span window;          // the part of `text` this script occupies
+  bool exact = true;    // spans are file offsets
+  Span fallback;        // where to point diagnostics when not exact
+};
+
+struct Context {
+  bool in_srun = false;          // inside an srun step (runs per task)
+  bool in_function = false;
+  bool in_loop = false;
+  bool in_branch = false;        // if/case branch or && / || operand
+  bool background = false;       // in a statement ended by &
+  bool in_substitution = false;  // inside $(...) or `...`
+  uint32_t depth = 0;
+};
+
+enum class Launcher : uint8_t {
+  none,
+  torchrun,                  // torchrun, python -m torch.distributed.run
+  torch_distributed_launch,  // python -m torch.distributed.launch
+  accelerate,                // accelerate launch
+  deepspeed,
+  mpirun,                    // mpirun, mpiexec
+  horovodrun,
+  python,                    // python script.py (one process)
+};
+
+struct LauncherCall {
+  Launcher kind = Launcher::none;
+  size_t program_word = 0;   // index of the launcher's first word
+  size_t first_argument = 0; // index of the first word after "torchrun" / "-m mod" / "launch"
+};
+
+struct Site {
+  const ast::Command* command = nullptr;  // a simple command
+  const ast::ListItem* statement = nullptr;  // the statement it makes up alone, if any
+  Context context;
+  uint32_t view = 0;            // index into Body::views
+  std::string program;          // first word's literal basename ("srun", "python3")
+  LauncherCall launcher;        // the launcher this command runs, directly or under srun
+  // srun only
+  std::optional<directives::OptionParse> srun;  // srun's own options
+  size_t srun_operand = 0;                       // index of the first word after srun's options
+  int nested_script = -1;                        // index into Body::nested for `srun bash -c`
+};
+
+struct NestedScript {
+  std::string text;  // owned copy for double-quoted scripts (empty when exact)
+  ParseResult parse;
+  uint32_t view = 0;
+  Span word;         // the quoted word holding the script
+};
+
+struct Body {
+  ParseResult parse;
+  std::vector<std::unique_ptr<NestedScript>> nested;
+  std::vector<TextView> views;  // views[0] is the file
+  std::vector<Site> sites;      // in source order, nested scripts where they occur
+};
+
+/// Parses the body that starts at `body_offset` and records every simple
+/// command. Parse errors go to `diagnostics`.
+[[nodiscard]] Body analyze_body(const SourceFile& file, uint32_t body_offset,
+                                Diagnostics& diagnostics);
+
+/// The value of a word when it has no expansions (quotes removed), else empty.
+[[nodiscard]] std::optional<std::string> literal_value(const ast::Word& word);
+/// The program name of a command word: basename of its literal value.
+[[nodiscard]] std::string program_name(const ast::Word& word);
+/// Finds a distributed launcher in words[from...].
+[[nodiscard]] LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from);
+[[nodiscard]] std::string_view launcher_name(Launcher launcher);
+
+}  // namespace s2a::slurm

@@ -1,0 +1,247 @@
+#include "slurm/job.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace s2a::slurm {
+namespace {
+
+using directives::Option;
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string option_text(const Option& option) {
+  return option.value ? option.spelling + "=" + *option.value : option.spelling;
+}
+
+/// Runs a value grammar on an option and reports sbatch's rejection.
+template <class T, class Parser>
+std::optional<T> parse_value(const Option& option, Parser parser, Diagnostics& diagnostics) {
+  auto parsed = parser(option.value.value_or(""));
+  if (parsed) return *parsed.value;
+  diagnostics.push_back({Code::invalid_option_value, option.span,
+                         "sbatch rejects " + option_text(option) + ": " + parsed.error,
+                         "correct the value; the option is left out of the translation"});
+  return std::nullopt;
+}
+
+template <class T, class Parser>
+void read(std::optional<Sourced<T>>& field, const Option* option, Parser parser,
+          Diagnostics& diagnostics) {
+  if (option == nullptr) return;
+  if (auto value = parse_value<T>(*option, parser, diagnostics)) field = Sourced<T>{*value, option};
+}
+
+void read_string(std::optional<Sourced<std::string>>& field, const Option* option) {
+  if (option != nullptr) field = Sourced<std::string>{option->value.value_or(""), option};
+}
+
+const Option* find(const Job& job, std::string_view name) {
+  const auto it = job.final_options.find(name);
+  return it == job.final_options.end() ? nullptr : it->second;
+}
+
+/// The GPU entries of a typed count list, or of --gres, folded into one request.
+std::optional<GpuRequest> gpu_request_from_counts(const Option& option, GpuScope scope,
+                                                  Diagnostics& diagnostics) {
+  auto counts = parse_value<std::vector<values::TypedCount>>(option, values::parse_gpu_counts,
+                                                             diagnostics);
+  if (!counts || counts->empty()) return std::nullopt;
+  GpuRequest request{scope, 0, lower(counts->front().type), &option};
+  for (const auto& entry : *counts) request.count += entry.count;
+  if (counts->size() > 1) {
+    diagnostics.push_back({Code::mixed_gpu_types, option.span,
+                           "several GPU types in one request (" + *option.value +
+                               "); AI Runtime nodes have one GPU type",
+                           "request a single type; the counts are added up"});
+  }
+  return request;
+}
+
+std::optional<GpuRequest> gpu_request_from_gres(const Option& option, Diagnostics& diagnostics) {
+  auto entries = parse_value<std::vector<values::GresEntry>>(option, values::parse_gres,
+                                                            diagnostics);
+  if (!entries) return std::nullopt;
+  std::optional<GpuRequest> request;
+  for (const auto& entry : *entries) {
+    if (entry.name == "gpu") {
+      if (!request) request = GpuRequest{GpuScope::per_node, 0, lower(entry.type), &option};
+      request->count += entry.count;
+    } else {
+      diagnostics.push_back({Code::gres_not_gpu, option.span,
+                             "generic resource \"" + entry.name + "\" in " + option_text(option) +
+                                 " has no AI Runtime equivalent",
+                             "AI Runtime nodes come with fixed local resources; remove it"});
+    }
+  }
+  return request;
+}
+
+/// GPU options in the order Slurm gives them precedence for "GPUs per node".
+std::optional<GpuRequest> read_gpus(const Job& job, Diagnostics& diagnostics) {
+  if (const Option* o = find(job, "gpus-per-node")) {
+    return gpu_request_from_counts(*o, GpuScope::per_node, diagnostics);
+  }
+  if (const Option* o = find(job, "gres")) {
+    if (auto request = gpu_request_from_gres(*o, diagnostics)) return request;
+  }
+  if (const Option* o = find(job, "gpus-per-task")) {
+    return gpu_request_from_counts(*o, GpuScope::per_task, diagnostics);
+  }
+  if (const Option* o = find(job, "gpus")) {
+    return gpu_request_from_counts(*o, GpuScope::total, diagnostics);
+  }
+  if (const Option* o = find(job, "tres-per-task")) {
+    auto tres = parse_value<std::vector<values::TresEntry>>(*o, values::parse_tres, diagnostics);
+    if (tres) {
+      for (const auto& entry : *tres) {
+        if (entry.type == "gres" && entry.name == "gpu") {
+          return GpuRequest{GpuScope::per_task, entry.count, lower(entry.subtype), o};
+        }
+      }
+    }
+  }
+  if (const Option* o = find(job, "exclusive"); o != nullptr && !o->value) {
+    return GpuRequest{GpuScope::exclusive_node, 0, "", o};
+  }
+  return std::nullopt;
+}
+
+void report_overridden(const directives::ScanResult& scan, const Job& job,
+                       Diagnostics& diagnostics) {
+  for (const Option& option : scan.options) {
+    if (!option.overridden || option.component != 0) continue;
+    const Option* winner = find(job, option.name());
+    std::string message = option_text(option) + " is overridden by a later " +
+                          std::string(winner ? winner->spelling : option.spelling);
+    if (winner && winner->value) message += "=" + *winner->value;
+    diagnostics.push_back({Code::option_overridden, option.span, message,
+                           "sbatch keeps the last occurrence; delete the earlier one"});
+  }
+}
+
+}  // namespace
+
+Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
+  Job job;
+  for (const Option& option : scan.options) {
+    if (option.component == 0 && !option.overridden) {
+      job.final_options[std::string(option.name())] = &option;
+    }
+  }
+  report_overridden(scan, job, diagnostics);
+  if (scan.components > 1) {
+    for (const Option& option : scan.options) {
+      if (option.component == 0) continue;
+      diagnostics.push_back({Code::hetjob_component_ignored, option.span,
+                             "option of het-job component " + std::to_string(option.component) +
+                                 " is not translated; AI Runtime runs one node shape per workload",
+                             "translate each component as its own workload, or use one shape"});
+    }
+  }
+
+  read_string(job.name, find(job, "job-name"));
+  read_string(job.partition, find(job, "partition"));
+  read_string(job.constraint, find(job, "constraint"));
+  read(job.nodes, find(job, "nodes"), values::parse_nodes, diagnostics);
+  read(job.ntasks, find(job, "ntasks"), values::parse_positive_int, diagnostics);
+  read(job.ntasks_per_node, find(job, "ntasks-per-node"), values::parse_positive_int, diagnostics);
+  read(job.cpus_per_task, find(job, "cpus-per-task"), values::parse_positive_int, diagnostics);
+  read(job.time, find(job, "time"), values::parse_time, diagnostics);
+  read(job.mem_per_node_mib, find(job, "mem"), values::parse_memory_mib, diagnostics);
+  read(job.mem_per_cpu_mib, find(job, "mem-per-cpu"), values::parse_memory_mib, diagnostics);
+  read(job.mem_per_gpu_mib, find(job, "mem-per-gpu"), values::parse_memory_mib, diagnostics);
+  read_string(job.exclusive, find(job, "exclusive"));
+  read_string(job.array, find(job, "array"));
+  read_string(job.dependency, find(job, "dependency"));
+  read_string(job.mail_user, find(job, "mail-user"));
+  read_string(job.account, find(job, "account"));
+  read_string(job.qos, find(job, "qos"));
+  read_string(job.reservation, find(job, "reservation"));
+  read_string(job.chdir, find(job, "chdir"));
+  read_string(job.container_image, find(job, "container-image"));
+  if (const Option* o = find(job, "mail-type")) {
+    if (auto types = parse_value<values::MailTypes>(*o, values::parse_mail_type, diagnostics)) {
+      job.mail_type = Sourced<std::vector<std::string>>{types->types, o};
+    }
+  }
+  if (const Option* o = find(job, "array")) {
+    (void)parse_value<values::ArraySpec>(*o, values::parse_array, diagnostics);
+  }
+  if (const Option* o = find(job, "dependency")) {
+    (void)parse_value<values::Dependency>(*o, values::parse_dependency, diagnostics);
+  }
+  // --requeue and --no-requeue are one setting: the later of the two wins.
+  const Option* requeue = find(job, "requeue");
+  const Option* no_requeue = find(job, "no-requeue");
+  if (requeue && (!no_requeue || requeue->span.begin > no_requeue->span.begin)) {
+    job.requeue = Sourced<bool>{true, requeue};
+  } else if (no_requeue) {
+    job.requeue = Sourced<bool>{false, no_requeue};
+  }
+  job.gpus = read_gpus(job, diagnostics);
+  return job;
+}
+
+std::optional<uint64_t> Job::node_count() const {
+  if (nodes) return nodes->value.min;
+  if (ntasks && ntasks_per_node && ntasks_per_node->value > 0) {
+    return (ntasks->value + ntasks_per_node->value - 1) / ntasks_per_node->value;
+  }
+  return std::nullopt;
+}
+
+std::optional<uint64_t> Job::tasks_per_node() const {
+  if (ntasks_per_node) return ntasks_per_node->value;
+  if (ntasks) {
+    if (const auto n = node_count(); n && *n > 0 && ntasks->value % *n == 0) {
+      return ntasks->value / *n;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<uint64_t> Job::total_tasks() const {
+  if (ntasks) return ntasks->value;
+  if (ntasks_per_node) {
+    if (const auto n = node_count()) return *n * ntasks_per_node->value;
+  }
+  return std::nullopt;
+}
+
+std::optional<uint64_t> Job::gpus_per_node() const {
+  if (!gpus) return std::nullopt;
+  switch (gpus->scope) {
+    case GpuScope::per_node:
+      return gpus->count;
+    case GpuScope::per_task:
+      if (const auto t = tasks_per_node()) return gpus->count * *t;
+      return std::nullopt;
+    case GpuScope::total: {
+      const uint64_t nodes_count = node_count().value_or(1);
+      if (nodes_count > 0 && gpus->count % nodes_count == 0) return gpus->count / nodes_count;
+      return std::nullopt;
+    }
+    case GpuScope::exclusive_node:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<uint64_t> Job::total_gpus() const {
+  if (gpus && gpus->scope == GpuScope::total) return gpus->count;
+  if (const auto per_node = gpus_per_node()) return *per_node * node_count().value_or(1);
+  if (gpus && gpus->scope == GpuScope::per_task) {
+    if (const auto tasks = total_tasks()) return gpus->count * *tasks;
+  }
+  return std::nullopt;
+}
+
+std::string Job::gpu_type() const { return gpus ? gpus->type : std::string(); }
+
+}  // namespace s2a::slurm
