@@ -57,6 +57,18 @@ KEPT_FIELDS = (
     "StdOut StdErr StdIn WorkDir Wckey CoreSpec ReqB:S:C:T"
 ).split()
 
+# Values that mean "not requested" for fields a translator rarely sets; they
+# are left out of the oracle to keep it small (a missing key = this value).
+UNSET_VALUES = {
+    "Account": "(null)", "QOS": "(null)", "Reservation": "(null)", "Dependency": "(null)",
+    "Features": "(null)", "Prefer": "(null)", "Licenses": "(null)", "Network": "(null)",
+    "ReqNodeList": "(null)", "ExcNodeList": "(null)", "Comment": "(null)", "TimeMin": "N/A",
+    "MinMemoryCPU": "0", "MinMemoryNode": "0", "MinTmpDiskNode": "0", "Contiguous": "0",
+    "Reboot": "0", "Nice": "0", "CoreSpec": "*", "ReqB:S:C:T": "0:0:*:*",
+    "NtasksPerN:B:S:C": "0:0:*:*", "MinCPUsNode": "1", "StdIn": "/dev/null",
+    "StdOut": "$CWD/slurm-$JOBID.out", "StdErr": "$CWD/slurm-$JOBID.out", "WorkDir": "$CWD",
+}
+
 
 def parse_show_job_line(line):
     """Splits one `scontrol show job -o` line into an ordered dict of fields."""
@@ -114,7 +126,9 @@ def normalise(fields, workdir, job_id):
             continue
         value = fields[key]
         if key in ("StdOut", "StdErr", "StdIn", "WorkDir"):
-            value = value.replace(workdir, "$CWD").replace(job_id, "$JOBID")
+            value = re.sub(r"(?<!\d)%s(?!\d)" % job_id, "$JOBID", value.replace(workdir, "$CWD"))
+        if UNSET_VALUES.get(key) == value:
+            continue
         kept[key] = value
     return kept
 
@@ -185,7 +199,12 @@ def main():
         key, _, value = item.partition("=")
         doc[key] = value
     doc["scripts"] = readings
-    text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
+    # One script per line: small, and diffs of the committed oracle stay readable.
+    scripts = doc.pop("scripts")
+    lines = ['  "%s": %s' % (name, json.dumps(scripts[name], sort_keys=True))
+             for name in sorted(scripts)]
+    head = json.dumps(doc, sort_keys=True)[:-1]
+    text = head + ', "scripts": {\n' + ",\n".join(lines) + "\n}}\n"
     if args.output:
         with open(args.output, "w") as out:
             out.write(text)
