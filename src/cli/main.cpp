@@ -16,6 +16,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "diag/catalog.hpp"
 #include "emit/inspect.hpp"
 #include "emit/report.hpp"
 #include "translate.hpp"
@@ -193,6 +194,8 @@ int main(int argc, char** argv) {
   app.add_flag("--no-comments", args.no_comments, "omit provenance comments from the YAML");
   app.add_flag("-v,--verbose", verbose, "trace what slurm2air does on stderr");
   app.add_option("--explain", explain, "describe a diagnostic code, e.g. S2A3004");
+  bool catalog = false;
+  app.add_flag("--diagnostics-markdown", catalog, "print the diagnostics catalog (docs/diagnostics.md)");
   add_translate_options(app, args);
 
   ConvertArgs inspect_args;
@@ -215,6 +218,10 @@ int main(int argc, char** argv) {
 
   try {
     if (!explain.empty()) return explain_code(explain);
+    if (catalog) {
+      std::cout << s2a::diagnostics_markdown();
+      return kExitClean;
+    }
     if (*inspect_cmd) return inspect(inspect_args);
     if (args.input.empty()) {
       std::cerr << app.help();

@@ -1,0 +1,51 @@
+#include "diag/catalog.hpp"
+
+#include "diag/diagnostic.hpp"
+
+namespace s2a {
+namespace {
+
+std::string_view band_title(uint16_t number) {
+  if (number < 1100) return "Input file (S2A10xx)";
+  if (number < 2000) return "Shell parse (S2A11xx)";
+  if (number < 2100) return "Directive syntax (S2A20xx)";
+  if (number < 3000) return "Directive values and semantics (S2A21xx)";
+  if (number < 4000) return "Mapping to AI Runtime (S2A3xxx)";
+  if (number < 5000) return "Launchers and where commands run (S2A4xxx)";
+  return "Secrets (S2A5xxx)";
+}
+
+void append_example(std::string& out, const char* label, std::string_view script) {
+  if (script.empty()) return;
+  out += label;
+  out += "\n\n```bash\n";
+  out += script;
+  if (script.back() != '\n') out += "\n";
+  out += "```\n\n";
+}
+
+}  // namespace
+
+std::string diagnostics_markdown() {
+  std::string out =
+      "# Diagnostics\n\n"
+      "<!-- Generated from src/diag/codes*.def by `slurm2air --diagnostics-markdown`; "
+      "do not edit by hand. -->\n\n"
+      "Every construct slurm2air does not carry over exactly is reported with one of these "
+      "codes. Codes are stable: a published number never changes meaning. "
+      "`slurm2air --explain S2Axxxx` prints one entry.\n";
+  std::string_view current_band;
+  for (const CodeInfo& info : all_codes()) {
+    if (band_title(info.number) != current_band) {
+      current_band = band_title(info.number);
+      out += "\n## " + std::string(current_band) + "\n";
+    }
+    out += "\n### " + code_id(info.code) + " `" + std::string(info.name) + "` (" +
+           std::string(severity_name(info.severity)) + ")\n\n" + std::string(info.title) + ".\n\n";
+    append_example(out, "Reported for:", info.positive);
+    append_example(out, "Not reported for:", info.negative);
+  }
+  return out;
+}
+
+}  // namespace s2a
