@@ -24,7 +24,8 @@ bool same_option(const OptionSpec& a, const OptionSpec& b) {
 
 struct LongMatch {
   const OptionSpec* spec = nullptr;
-  std::vector<const OptionSpec*> candidates;  // >1 distinct: ambiguous
+  std::vector<const OptionSpec*> candidates;  // distinct options; >1: ambiguous
+  std::vector<std::string_view> names;        // every matching long name, for messages
 };
 
 LongMatch match_long(const OptionTable& table, std::string_view name) {
@@ -38,6 +39,7 @@ LongMatch match_long(const OptionTable& table, std::string_view name) {
   for (bool live : {true, false}) {
     for (const OptionSpec& spec : table.specs()) {
       if (is_live(spec) != live || !spec.long_name.starts_with(name)) continue;
+      match.names.push_back(spec.long_name);
       const bool seen = std::any_of(match.candidates.begin(), match.candidates.end(),
                                     [&](const OptionSpec* c) { return same_option(*c, spec); });
       if (!seen) match.candidates.push_back(&spec);
@@ -50,9 +52,9 @@ LongMatch match_long(const OptionTable& table, std::string_view name) {
 
 std::string dashed(std::string_view long_name) { return "--" + std::string(long_name); }
 
-std::string join_candidates(const std::vector<const OptionSpec*>& candidates) {
+std::string join_names(const std::vector<std::string_view>& long_names) {
   std::vector<std::string> names;
-  for (const OptionSpec* spec : candidates) names.push_back(dashed(spec->long_name));
+  for (std::string_view name : long_names) names.push_back(dashed(name));
   std::sort(names.begin(), names.end());
   std::string text;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -237,7 +239,7 @@ class Parser {
   static Diagnostic ambiguous_long(const std::string& spelling, const LongMatch& match, Span span) {
     return {Code::ambiguous_option, span,
             "`" + detail::excerpt(spelling) + "` is ambiguous: it abbreviates " +
-                join_candidates(match.candidates),
+                join_names(match.names),
             "write the full option name"};
   }
 
