@@ -514,16 +514,10 @@ ast::Command Parser::parse_for(ast::CommandKind kind) {
     skip_blanks();
     if (at_control(ControlOp::semi)) ++p_;
   } else {
+    // bash checks the name when the loop runs, not when it parses it.
     const char* name_start = p_;
-    if (!grammar::match_name(p_, end_) || (!at_end() && !is_word_end(*p_))) {
-      p_ = name_start;
-      if (at_word_start()) {
-        std::string token = token_text_at(p_);
-        fail(Code::shell_syntax_error, p_, p_ + token.size(),
-             quoted(token) + " is not a valid variable name for " + quoted(keyword));
-      }
-      fail_unexpected();
-    }
+    if (!at_word_start()) fail_unexpected();
+    parse_word();
     command.name.assign(name_start, p_);
     skip_linebreaks();
     if (at_reserved(ReservedWord::in_)) {
