@@ -202,12 +202,18 @@ ParseResult Parser::run() {
 }
 
 void Parser::parse_top_level(ast::List& body) {
-  bool recovering = false;
   for (;;) {
     try {
       skip_linebreaks();
       if (at_end()) return;
-      if (at_list_end()) fail_unexpected();
+      if (at_list_end()) {
+        // After an error, a stray closer (the `fi` of a broken `if`) is noise.
+        if (had_error_) {
+          skip_to_next_line(p_);
+          continue;
+        }
+        fail_unexpected();
+      }
       ast::ListItem item;
       const char* start = p_;
       item.command = parse_and_or();
@@ -222,25 +228,24 @@ void Parser::parse_top_level(ast::List& body) {
         fail_unexpected();
       }
       body.items.push_back(std::move(item));
-      recovering = false;
     } catch (const ParseError& error) {
       if (error.fatal) throw;
-      // After one error, a stray closer (the `fi` of a broken `if`) is noise.
-      bool cascade = recovering && error.diagnostic.message.starts_with("syntax error near");
-      if (!cascade) record(error);
-      recovering = true;
+      record(error);
       pending_.clear();
       if (error.to_end) {
         p_ = end_;
         return;
       }
-      const char* from = std::max(p_, begin_ + (error.diagnostic.span.end - base_));
-      from = std::min(from, end_);
-      const char* newline = static_cast<const char*>(
-          std::memchr(from, '\n', static_cast<size_t>(end_ - from)));
-      p_ = newline ? newline + 1 : end_;
+      skip_to_next_line(std::max(p_, begin_ + (error.diagnostic.span.end - base_)));
     }
   }
+}
+
+void Parser::skip_to_next_line(const char* from) {
+  from = std::min(from, end_);
+  const char* newline =
+      static_cast<const char*>(std::memchr(from, '\n', static_cast<size_t>(end_ - from)));
+  p_ = newline ? newline + 1 : end_;
 }
 
 bool Parser::at_list_end() const {

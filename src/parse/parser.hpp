@@ -79,6 +79,7 @@ class Parser {
 
   // structure
   void parse_top_level(ast::List& body);
+  void skip_to_next_line(const char* from);
   ast::List parse_list();
   bool at_list_end() const;
   ast::List parse_block(std::string_view after);
