@@ -24,7 +24,8 @@ enum class PartKind : uint8_t {
   single_quoted,  // '...'; `text` is the content
   ansi_c_quoted,  // $'...'; `text` is the content with escapes decoded
   double_quoted,  // "..."; `parts` holds the inner parts
-  param,          // $NAME, $1, $@, ${NAME...}; `text` = NAME, `op` = rest inside ${}
+  param,          // $NAME, $1, $@, ${NAME...}; `text` = NAME, `op` = rest inside ${};
+                  // `parts` = the parsed word after the operator (${X:-$(hostname)})
   command_subst,  // $(...); `script` is the parsed inside
   backtick,       // `...`; `script` is the parsed inside
   arith,          // $((...)); `text` is the expression as written
@@ -36,7 +37,7 @@ struct WordPart {
   Span span;                       // the part as written, quotes and `$` included
   std::string text;                // see PartKind
   std::string op;                  // param only: e.g. ":-8" for ${X:-8}, "#" for ${#X}
-  std::vector<WordPart> parts;     // double_quoted only
+  std::vector<WordPart> parts;     // double_quoted; param: the word after the operator
   std::shared_ptr<Script> script;  // command_subst, backtick, process_subst
   Span inner;                      // content span (inside quotes / $( ) / ${ })
 };
@@ -44,6 +45,10 @@ struct WordPart {
 struct Word {
   Span span;
   std::vector<WordPart> parts;
+  // `declare -a X=(a b)` (also local/export/readonly/typeset): bash parses the
+  // NAME=(...) argument as an array; `parts` then holds only the literal
+  // "NAME=" (or "NAME+=") and the elements are here.
+  std::vector<Word> array_elements;
 };
 
 struct Assignment {
@@ -97,8 +102,10 @@ struct Command {
   std::vector<Redirect> redirects;  // also redirects applied to a compound command
   // compound
   std::vector<Command> children;  // pipeline stages, and_or operands
-  std::vector<std::string> ops;   // and_or operators, size = children.size() - 1
+  std::vector<std::string> ops;   // and_or ("&&"/"||") or pipeline ("|"/"|&") operators,
+                                  // size = children.size() - 1
   bool negated = false;           // pipeline `!`
+  bool timed = false;             // `time` prefix (on the pipeline or single command it times)
   std::vector<List> blocks;       // see CommandKind
   std::vector<CaseItem> case_items;
   std::string name;  // for/select variable, function name

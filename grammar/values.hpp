@@ -78,16 +78,17 @@ struct ArrayRange {
 };
 struct ArraySpec {
   std::vector<ArrayRange> ranges;
-  std::optional<uint64_t> max_running;  // from %P
+  std::optional<uint64_t> max_running;   // from %P
   [[nodiscard]] uint64_t count() const;  // number of indices
 };
 [[nodiscard]] Parsed<ArraySpec> parse_array(std::string_view text);
 
 // --dependency: item(,item)* or item(?item)*; item = singleton | jobid | type:spec(:spec)*
 struct DependencyTarget {
-  std::string job;       // job id or a shell expansion such as "$jid" kept verbatim
-  std::string task;      // array task ("3", "*", "[1-3]"), empty if none
+  std::string job;   // job id or a shell expansion such as "$jid" kept verbatim
+  std::string task;  // array task ("3", "*", "[1-3]"), empty if none
   std::optional<uint64_t> plus_minutes;
+  std::string state;  // "(state)" suffix as written, e.g. "failed"; empty if none
 };
 struct DependencyItem {
   std::string type;  // after, afterany, afterok, afternotok, aftercorr,
@@ -95,7 +96,7 @@ struct DependencyItem {
   std::vector<DependencyTarget> targets;
 };
 struct Dependency {
-  bool any = false;  // joined with '?' instead of ','
+  bool any = false;                   // joined with '?' instead of ','
   std::vector<DependencyItem> items;  // empty for "" or "0" (clears)
 };
 [[nodiscard]] Parsed<Dependency> parse_dependency(std::string_view text);
@@ -110,9 +111,9 @@ struct MailTypes {
 
 // --signal: [{R|B}:]<sig>[@<seconds>]
 struct Signal {
-  bool batch_only = false;  // B:
-  bool reservation = false; // R:
-  std::string name;         // canonical name without SIG ("USR1"), or the number
+  bool batch_only = false;   // B:
+  bool reservation = false;  // R:
+  std::string name;          // canonical name without SIG ("USR1"), or the number
   uint32_t seconds = 60;
 };
 [[nodiscard]] Parsed<Signal> parse_signal(std::string_view text);

@@ -34,7 +34,15 @@ struct OptionSpec {
   char short_name = 0;         // 'N', or 0
   ArgKind arg = ArgKind::required;
   OptionOrigin origin = OptionOrigin::slurm;
-  std::string_view alias_of = {};  // "ntasks-per-node" for "tasks-per-node"
+  std::string_view alias_of = {};     // "ntasks-per-node" for "tasks-per-node"
+  std::string_view plugin = {};       // origin plugin: "pyxis 0.x SPANK plugin"
+  std::string_view replacement = {};  // removed options: what to write instead ("--chdir")
+  std::string_view removed_in = {};   // removed options: Slurm release that dropped it
+
+  /// The name occurrences are grouped by (aliases share their target's name).
+  [[nodiscard]] std::string_view canonical() const {
+    return alias_of.empty() ? long_name : alias_of;
+  }
 };
 
 /// An option table: sbatch's or srun's.
@@ -42,6 +50,10 @@ class OptionTable {
  public:
   explicit OptionTable(std::span<const OptionSpec> specs) : specs_(specs) {}
   [[nodiscard]] std::span<const OptionSpec> specs() const { return specs_; }
+  /// The spec whose long name is exactly `long_name` (no prefixes), or null.
+  [[nodiscard]] const OptionSpec* find(std::string_view long_name) const;
+  /// The spec of a short option letter, or null.
+  [[nodiscard]] const OptionSpec* find_short(char short_name) const;
 
  private:
   std::span<const OptionSpec> specs_;
@@ -55,6 +67,13 @@ class OptionTable {
 struct Word {
   std::string text;
   Span span;
+  /// File offset of each byte of `text` when the word was written with quotes
+  /// or escapes; empty when `text` is the source verbatim (then byte i is at
+  /// span.begin + i). Lets value spans point at what the user wrote.
+  std::vector<uint32_t> offsets = {};
+
+  /// File offset of text byte `index`; `index == text.size()` gives span.end.
+  [[nodiscard]] uint32_t source_offset(size_t index) const;
 };
 
 /// One option occurrence after getopt_long.
@@ -74,23 +93,29 @@ struct Option {
 
 struct OptionParse {
   std::vector<Option> options;
-  size_t first_operand = 0;  // index of the first non-option word (== words.size() if none)
-  Diagnostics diagnostics;   // unknown, ambiguous, missing argument, ...
+  size_t first_operand = 0;         // index of the first non-option word (== words.size() if none)
+  Diagnostics diagnostics;          // unknown, ambiguous, missing argument, removed, plugin
+  std::vector<size_t> error_words;  // indices of words that produced an error
 };
 
 /// getopt_long in POSIX mode ("+"): stops at the first non-option word,
 /// accepts unambiguous prefixes of long options (an exact name always wins),
 /// short clusters, and binds optional arguments only with `=`. Marks every
-/// option but the last of its name as overridden.
+/// option but the last of its name as overridden (except options that
+/// accumulate: -v, --container-mounts, --container-env). Prefixes resolve
+/// against live options (Slurm + plugin) first and against removed ones only
+/// when nothing live matches, so the removed entries never make a prefix that
+/// real sbatch accepts ambiguous.
 [[nodiscard]] OptionParse parse_options(std::span<const Word> words, const OptionTable& table);
 
 struct ScanResult {
-  std::vector<Option> options;  // all #SBATCH/#SLURM options, in file order
+  std::vector<Option> options;        // all #SBATCH/#SLURM options, in file order
   std::vector<Span> directive_lines;  // every line sbatch read as a directive
-  uint32_t body_offset = 0;    // start of the first line that is a command (end of scan)
-  int components = 1;          // het-job components
+  uint32_t body_offset = 0;           // start of the first line that is a command (end of scan)
+  int components = 1;                 // het-job components
+  std::vector<Span> ignored_directive_lines;  // #SBATCH lines sbatch never reads (after a command)
   Diagnostics diagnostics;
-  bool fatal = false;          // sbatch would refuse this script outright
+  bool fatal = false;  // sbatch would refuse this script outright
 };
 
 /// Whole-file checks (shebang, NUL, CRLF, ...) plus the directive scan.
@@ -100,5 +125,15 @@ struct ScanResult {
 /// body's offset in the file. Unmatched quotes are reported.
 [[nodiscard]] std::vector<Word> tokenize_directive(std::string_view body, uint32_t base,
                                                    Diagnostics& diagnostics);
+
+/// sbatch/srun's fatal combinations (spec §1.7: --mem/--mem-per-cpu/--mem-per-gpu,
+/// --gpus-per-node with --gres=gpu, --exclusive with --oversubscribe, -c with
+/// --cpus-per-gpu, --ntasks-per-gpu with --gpus-per-task/--gpus-per-socket/
+/// --ntasks-per-node/--tres-per-task, --core-spec with --thread-spec) among
+/// `options`, which must all belong to one component (or one srun line).
+[[nodiscard]] Diagnostics check_exclusive_options(std::span<const Option> options);
+
+/// True when repeated occurrences add up instead of replacing each other.
+[[nodiscard]] bool option_accumulates(const OptionSpec& spec);
 
 }  // namespace s2a::directives

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "diag/diagnostic.hpp"
 #include "grammar/ast.hpp"
@@ -29,5 +30,14 @@ struct ParseResult {
 /// content of a single-quoted `bash -c '...'`) reports positions in the file.
 [[nodiscard]] ParseResult parse_script(std::string_view text, uint32_t base_offset = 0,
                                        const ParseLimits& limits = {});
+
+/// True for a simple command run by export, declare, local, readonly or typeset.
+[[nodiscard]] bool is_declaration_command(const ast::Command& command);
+
+/// The NAME=value (NAME+=value, NAME=(a b)) arguments of a declaration command
+/// (`export A=1 B=$(hostname)`), as Assignments whose spans point into the
+/// words; options (-x) and bare names (export PATH) are skipped. Empty for any
+/// other command. The words themselves stay in Command::words.
+[[nodiscard]] std::vector<ast::Assignment> declaration_assignments(const ast::Command& command);
 
 }  // namespace s2a

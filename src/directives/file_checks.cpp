@@ -1,0 +1,145 @@
+// Whole-file checks that sbatch's _get_script_buffer() makes before reading
+// any directive: empty, no `#!` first, NUL bytes, DOS line breaks. We add a
+// UTF-8 check (Slurm does not care, the YAML we emit does) and say precisely
+// why a file fails the `#!` test (BOM, leading blank line).
+#include "directives/file_checks.hpp"
+
+#include <string>
+
+#include "directives/text_util.hpp"
+
+namespace s2a::directives::detail {
+namespace {
+
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+Span first_line(std::string_view text) {
+  const size_t end = text.find('\n');
+  return {0, static_cast<uint32_t>(end == std::string_view::npos ? text.size() : end)};
+}
+
+bool only_whitespace(std::string_view text) {
+  for (char c : text) {
+    if (!is_space(c)) return false;
+  }
+  return true;
+}
+
+void check_shebang(std::string_view text, Diagnostics& out) {
+  if (text.starts_with("#!")) return;
+  if (text.starts_with(kBom)) {
+    out.push_back({Code::byte_order_mark,
+                   {0, 3},
+                   "the script starts with a UTF-8 byte order mark, so its first two bytes are "
+                   "not `#!` and sbatch refuses it (\"This does not look like a batch script\")",
+                   "save the file as UTF-8 without a BOM"});
+    return;
+  }
+  size_t first = 0;
+  while (first < text.size() && is_space(text[first])) ++first;
+  if (text.substr(first).starts_with("#!")) {
+    const bool blank_line = text.substr(0, first).find('\n') != std::string_view::npos;
+    out.push_back({Code::missing_shebang,
+                   {0, static_cast<uint32_t>(first + 2)},
+                   blank_line ? "the `#!` line must be the first line, but the script starts "
+                                "with a blank line, so sbatch refuses it"
+                              : "the `#!` must be the first two bytes, but the script starts "
+                                "with whitespace, so sbatch refuses it",
+                   "remove everything before `#!`"});
+    return;
+  }
+  out.push_back({Code::missing_shebang, first_line(text),
+                 "the script does not start with `#!`, so sbatch refuses it (\"This does not "
+                 "look like a batch script\")",
+                 "add an interpreter line such as `#!/bin/bash` as the very first line"});
+}
+
+void check_nul(std::string_view text, Diagnostics& out) {
+  const size_t at = text.find('\0');
+  if (at == std::string_view::npos) return;
+  out.push_back({Code::nul_byte,
+                 {static_cast<uint32_t>(at), static_cast<uint32_t>(at + 1)},
+                 "the script contains a NUL byte, which the Slurm controller refuses",
+                 "remove the NUL byte; the file may be binary or saved as UTF-16"});
+}
+
+void check_crlf(std::string_view text, Diagnostics& out) {
+  const size_t at = text.find("\r\n");
+  if (at == std::string_view::npos) return;
+  size_t count = 0;
+  for (size_t pos = at; pos != std::string_view::npos; pos = text.find("\r\n", pos + 2)) ++count;
+  uint32_t begin = 0;
+  if (const size_t newline = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+      newline != std::string_view::npos) {
+    begin = static_cast<uint32_t>(newline + 1);
+  }
+  out.push_back({Code::crlf_line_endings,
+                 {begin, static_cast<uint32_t>(at + 2)},
+                 std::to_string(count) + (count == 1 ? " line ends" : " lines end") +
+                     " with CRLF (DOS line breaks), which sbatch refuses",
+                 "convert the file to Unix line endings, e.g. with `dos2unix`"});
+}
+
+/// Length of the valid UTF-8 sequence at text[i], or 0 if it is invalid.
+size_t utf8_sequence(std::string_view text, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  if (lead < 0x80) return 1;
+  size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;
+    if (lead == 0xED) high = 0x9F;  // no surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;
+    if (lead == 0xF4) high = 0x8F;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
+  for (size_t k = 2; k < length; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return length;
+}
+
+void check_utf8(std::string_view text, Diagnostics& out) {
+  for (size_t i = 0; i < text.size();) {
+    const size_t length = utf8_sequence(text, i);
+    if (length == 0) {
+      out.push_back({Code::invalid_utf8,
+                     {static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1)},
+                     "the script is not valid UTF-8 (Slurm does not mind, but the translated "
+                     "YAML must be UTF-8)",
+                     "re-encode the file as UTF-8, e.g. with `iconv -f latin1 -t utf-8`"});
+      return;
+    }
+    i += length;
+  }
+}
+
+}  // namespace
+
+Diagnostics check_whole_file(std::string_view text) {
+  Diagnostics out;
+  if (only_whitespace(text)) {
+    out.push_back({Code::empty_script,
+                   {},
+                   text.empty() ? "the script is empty, so sbatch refuses it"
+                                : "the script contains only whitespace, so sbatch refuses it",
+                   "write the batch script, starting with `#!/bin/bash`"});
+    return out;
+  }
+  check_shebang(text, out);
+  check_nul(text, out);
+  check_crlf(text, out);
+  check_utf8(text, out);
+  return out;
+}
+
+}  // namespace s2a::directives::detail

@@ -1,0 +1,14 @@
+// Whole-file checks made before the directive scan (spec/slurm-sbatch.md §1.1).
+#pragma once
+
+#include <string_view>
+
+#include "diag/diagnostic.hpp"
+
+namespace s2a::directives::detail {
+
+/// Empty/whitespace-only, missing `#!` (BOM, leading blank line), NUL, CRLF,
+/// invalid UTF-8. Spans are offsets into `text`.
+[[nodiscard]] Diagnostics check_whole_file(std::string_view text);
+
+}  // namespace s2a::directives::detail

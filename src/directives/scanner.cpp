@@ -1,0 +1,484 @@
+// scan_directives(): sbatch's _opt_batch_script() plus the diagnostics sbatch
+// never prints.
+//
+// One linear pass over the lines collects directive words per het component
+// and notes comment lines that were clearly meant as directives; then each
+// component's words go through the option engine once, as sbatch does.
+#include <string>
+#include <unordered_map>
+
+#include "directives/directives.hpp"
+#include "directives/file_checks.hpp"
+#include "directives/text_util.hpp"
+
+namespace s2a::directives {
+namespace {
+
+using detail::is_space;
+
+constexpr std::string_view kMagic = "#SBATCH";
+constexpr std::string_view kLegacyMagic = "#SLURM";
+
+struct Line {
+  uint32_t number = 0;    // 1-based
+  uint32_t begin = 0;     // offset of the first byte (after a BOM on line 1)
+  std::string_view text;  // without "\n" and without the "\r" of a CRLF
+
+  [[nodiscard]] Span span() const { return {begin, begin + static_cast<uint32_t>(text.size())}; }
+  [[nodiscard]] Span span_from(size_t offset) const {
+    return {begin + static_cast<uint32_t>(offset), span().end};
+  }
+};
+
+/// A directive word and the line it came from.
+struct SourcedWord {
+  uint32_t line = 0;
+  bool glued = false;  // first word of `#SBATCHword`: no blank after the magic word
+};
+
+struct Component {
+  std::vector<Word> words;
+  std::vector<SourcedWord> origins;
+};
+
+std::string quoted_line(std::string_view text) { return "`" + detail::excerpt(text, 50) + "`"; }
+
+size_t skip_blanks(std::string_view text, size_t pos) {
+  while (pos < text.size() && is_space(text[pos])) ++pos;
+  return pos;
+}
+
+/// Length of a hetjob/packjob separator at the start of `text`, or 0.
+size_t separator_length(std::string_view text) {
+  for (std::string_view word : {std::string_view("hetjob"), std::string_view("packjob")}) {
+    if (detail::istarts_with(text, word) &&
+        (text.size() == word.size() || is_space(text[word.size()]))) {
+      return word.size();
+    }
+  }
+  return 0;
+}
+
+/// After `pos`, only blanks and then an option (`-...`).
+bool options_follow(std::string_view text, size_t pos) {
+  pos = skip_blanks(text, pos);
+  return pos < text.size() && text[pos] == '-';
+}
+
+bool is_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+
+std::string to_upper(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return out;
+}
+
+/// Remembers heredoc delimiters of command lines so that `#SBATCH` lines
+/// written into another script (`cat > job.sh <<EOF`) are not reported.
+class HeredocTracker {
+ public:
+  /// True when `line` is heredoc content (or its terminator).
+  bool consume(std::string_view line) {
+    if (pending_.empty()) return false;
+    std::string_view candidate = line;
+    if (pending_.front().strip_tabs) {
+      while (!candidate.empty() && candidate.front() == '\t') candidate.remove_prefix(1);
+    }
+    if (candidate == pending_.front().delimiter) pending_.erase(pending_.begin());
+    return true;
+  }
+
+  void scan_command(std::string_view line) {
+    for (size_t pos = line.find("<<"); pos != std::string_view::npos;
+         pos = line.find("<<", pos + 2)) {
+      size_t p = pos + 2;
+      if (p < line.size() && line[p] == '<') {  // here-string
+        pos = p;
+        continue;
+      }
+      const bool strip_tabs = p < line.size() && line[p] == '-';
+      if (strip_tabs) ++p;
+      while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+      std::string delimiter;
+      if (p < line.size() && (line[p] == '\'' || line[p] == '"')) {
+        const char quote = line[p];
+        const size_t close = line.find(quote, p + 1);
+        if (close == std::string_view::npos) continue;
+        delimiter = line.substr(p + 1, close - p - 1);
+      } else {
+        if (p < line.size() && line[p] == '\\') ++p;
+        if (p >= line.size() || !(is_letter(line[p]) || line[p] == '_')) continue;
+        while (p < line.size() &&
+               (is_letter(line[p]) || line[p] == '_' || (line[p] >= '0' && line[p] <= '9'))) {
+          delimiter.push_back(line[p++]);
+        }
+      }
+      if (!delimiter.empty()) pending_.push_back({std::move(delimiter), strip_tabs});
+    }
+  }
+
+ private:
+  struct Pending {
+    std::string delimiter;
+    bool strip_tabs = false;
+  };
+  std::vector<Pending> pending_;
+};
+
+class Scanner {
+ public:
+  explicit Scanner(const SourceFile& file) : text_(file.text()) {}
+
+  ScanResult run() {
+    result_.diagnostics = detail::check_whole_file(text_);
+    result_.body_offset = static_cast<uint32_t>(text_.size());
+    components_.emplace_back();
+    for_each_line([this](const Line& line) { visit(line); });
+    parse_components();
+    report_pbs_lines();
+    result_.components = static_cast<int>(components_.size());
+    result_.fatal = has_errors(result_.diagnostics);
+    return std::move(result_);
+  }
+
+ private:
+  template <typename Visit>
+  void for_each_line(Visit visit) {
+    size_t pos = text_.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // reported already; read on
+    uint32_t number = 0;
+    while (pos < text_.size()) {
+      size_t end = text_.find('\n', pos);
+      const bool has_newline = end != std::string_view::npos;
+      if (!has_newline) end = text_.size();
+      size_t content_end = end;
+      if (has_newline && content_end > pos && text_[content_end - 1] == '\r') --content_end;
+      visit(Line{++number, static_cast<uint32_t>(pos), text_.substr(pos, content_end - pos)});
+      pos = end + 1;
+    }
+  }
+
+  void visit(const Line& line) {
+    note_pbs_line(line);
+    if (!in_header_) {
+      check_after_header(line);
+      return;
+    }
+    if (line.text.starts_with(kMagic)) {
+      read_directive(line, kMagic.size());
+      return;
+    }
+    if (line.text.starts_with(kLegacyMagic)) {
+      result_.diagnostics.push_back(
+          {Code::directive_deprecated_prefix,
+           {line.begin, line.begin + 6},
+           "`#SLURM` is a deprecated alias of `#SBATCH`; sbatch still applies this line but "
+           "complains",
+           "write `#SBATCH` instead of `#SLURM`"});
+      read_directive(line, kLegacyMagic.size());
+      return;
+    }
+    const size_t first = skip_blanks(line.text, 0);
+    if (first == line.text.size()) return;  // blank line
+    if (line.text[first] == '#') {
+      check_comment(line, first);
+      return;
+    }
+    in_header_ = false;
+    first_command_ = line;
+    result_.body_offset = line.begin;
+    heredocs_.scan_command(line.text);
+  }
+
+  // --- directive lines -------------------------------------------------------
+
+  void read_directive(const Line& line, size_t magic_length) {
+    result_.directive_lines.push_back(line.span());
+    const std::string_view body = line.text.substr(magic_length);
+    const size_t start = skip_blanks(body, 0);
+    if (const size_t length = separator_length(body.substr(start))) {
+      start_component(line, magic_length + start, length);
+      return;
+    }
+    const uint32_t base = line.begin + static_cast<uint32_t>(magic_length);
+    std::vector<Word> words = tokenize_directive(body, base, result_.diagnostics);
+    Component& component = components_.back();
+    for (size_t k = 0; k < words.size(); ++k) {
+      const bool glued =
+          k == 0 && !body.empty() && !is_space(body[0]) && words[k].span.begin == base;
+      component.origins.push_back({line.number, glued});
+      component.words.push_back(std::move(words[k]));
+    }
+  }
+
+  void start_component(const Line& line, size_t at, size_t length) {
+    components_.emplace_back();
+    const std::string_view word = line.text.substr(at, length);
+    if (detail::iequals(word, "packjob")) {
+      result_.diagnostics.push_back({Code::packjob_separator,
+                                     {line.begin + static_cast<uint32_t>(at),
+                                      line.begin + static_cast<uint32_t>(at + length)},
+                                     "`packjob` is a deprecated alias of `hetjob`",
+                                     "write `#SBATCH hetjob`"});
+    }
+    const size_t rest = skip_blanks(line.text, at + length);
+    if (rest < line.text.size() && line.text[rest] != '#') {
+      result_.diagnostics.push_back(
+          {Code::hetjob_trailing_words, line.span_from(rest),
+           "sbatch ignores everything after `" + std::string(word) +
+               "` on the same line, so these options apply to no component",
+           "move them to their own `#SBATCH` line after the `#SBATCH " + std::string(word) +
+               "` line"});
+    }
+  }
+
+  // --- comment lines in the header -----------------------------------------
+
+  void check_comment(const Line& line, size_t first) {
+    const std::string_view text = line.text;
+    if (first > 0) {
+      if (text.substr(first).starts_with(kMagic)) {
+        result_.diagnostics.push_back(
+            {Code::directive_indented, line.span(),
+             "sbatch reads `#SBATCH` only at the start of a line; this indented one is a comment "
+             "and its options are not applied",
+             "remove the indentation before `#SBATCH`"});
+      }
+      return;
+    }
+    // Column 0: `#`, more `#`s or blanks, then a word.
+    size_t pos = 1;
+    size_t hashes = 1;
+    size_t blanks = 0;
+    while (pos < text.size() && (text[pos] == '#' || text[pos] == ' ' || text[pos] == '\t')) {
+      (text[pos] == '#' ? hashes : blanks) += 1;
+      ++pos;
+    }
+    const size_t word_begin = pos;
+    while (pos < text.size() && is_letter(text[pos])) ++pos;
+    const std::string_view word = text.substr(word_begin, pos - word_begin);
+    const bool word_ends = pos == text.size() || is_space(text[pos]) || text[pos] == '-';
+    if (word.empty() || !word_ends) return;
+
+    if (hashes > 1 || blanks > 0) {
+      if (word == "SBATCH" && options_follow(text, pos)) {
+        result_.diagnostics.push_back(
+            {Code::directive_commented_out, line.span(),
+             quoted_line(text.substr(0, pos)) +
+                 " is a comment to sbatch, so the options on this line are not applied",
+             "if the line should take effect write `#SBATCH` at the start of the line; if it is "
+             "disabled on purpose, nothing to do"});
+      }
+      return;
+    }
+    if (detail::iequals(word, "SBATCH")) {
+      result_.diagnostics.push_back(
+          {Code::directive_wrong_case, line.span(),
+           "`#" + std::string(word) +
+               "` is not `#SBATCH` (the prefix is case-sensitive), so sbatch reads this line as "
+               "a comment",
+           "write `#SBATCH` in upper case"});
+      return;
+    }
+    if (word.size() >= 4 && word.size() <= 8 && options_follow(text, pos) &&
+        detail::edit_distance(to_upper(word), "SBATCH", 2) <= 2) {
+      result_.diagnostics.push_back(
+          {Code::directive_misspelled, line.span(),
+           "`#" + std::string(word) +
+               "` looks like a misspelled `#SBATCH`; sbatch reads this line as a comment",
+           "write `#SBATCH`"});
+    }
+  }
+
+  // --- after the first command -----------------------------------------------
+
+  void check_after_header(const Line& line) {
+    if (heredocs_.consume(line.text)) return;
+    const size_t first = skip_blanks(line.text, 0);
+    const std::string_view rest = line.text.substr(first);
+    if (rest.starts_with(kMagic) && (rest.size() == kMagic.size() ||
+                                     is_space(rest[kMagic.size()]) || rest[kMagic.size()] == '-')) {
+      result_.ignored_directive_lines.push_back(line.span());
+      result_.diagnostics.push_back(
+          {Code::directive_after_command, line.span(),
+           "sbatch ignores this `#SBATCH` line: the directive scan stopped at line " +
+               std::to_string(first_command_.number) + " (" + quoted_line(first_command_.text) +
+               "), the first command",
+           "move it above line " + std::to_string(first_command_.number) +
+               ", before the first command"});
+      return;
+    }
+    if (first < line.text.size() && line.text[first] != '#') heredocs_.scan_command(line.text);
+  }
+
+  // --- #PBS / #BSUB ------------------------------------------------------------
+
+  /// xlate_batch_script(): column-0 prefixes anywhere, until more than 100
+  /// lines not starting with `#` have been seen.
+  void note_pbs_line(const Line& line) {
+    if (pbs_non_comments_ > 100) return;
+    if (line.text.empty() || line.text[0] != '#') {
+      ++pbs_non_comments_;
+      return;
+    }
+    if (line.text.starts_with("#BSUB")) bsub_lines_.push_back(line);
+    if (line.text.starts_with("#PBS")) pbs_lines_.push_back(line);
+  }
+
+  void report_pbs_lines() {
+    if (ignore_pbs_) return;
+    // sbatch translates one family only: #BSUB if there is any, else #PBS.
+    const bool bsub = !bsub_lines_.empty();
+    for (const Line& line : bsub ? bsub_lines_ : pbs_lines_) {
+      const std::string family = bsub ? "#BSUB" : "#PBS";
+      result_.diagnostics.push_back(
+          {Code::pbs_directive, line.span(),
+           "sbatch would translate this `" + family +
+               "` line and let it override `#SBATCH`; slurm2air does not translate it",
+           "rewrite it as `#SBATCH` options, or add `#SBATCH --ignore-pbs` to make sbatch skip "
+           "it"});
+    }
+  }
+
+  // --- option parsing ----------------------------------------------------------
+
+  void parse_components() {
+    for (size_t c = 0; c < components_.size(); ++c) {
+      const size_t first_option = result_.options.size();
+      parse_component(components_[c], static_cast<int>(c));
+      std::span<Option> options(result_.options.data() + first_option,
+                                result_.options.size() - first_option);
+      mark_overridden(options);
+      Diagnostics conflicts = check_exclusive_options(options);
+      result_.diagnostics.insert(result_.diagnostics.end(), conflicts.begin(), conflicts.end());
+    }
+  }
+
+  void parse_component(const Component& component, int index) {
+    const std::span<const Word> words(component.words);
+    failed_words_.assign(words.size(), false);
+    size_t start = 0;
+    while (start < words.size()) {
+      OptionParse parse = parse_options(words.subspan(start), sbatch_options());
+      const size_t options_before = result_.options.size();
+      for (Option& option : parse.options) {
+        option.component = index;
+        if (option.spec->long_name == "ignore-pbs") ignore_pbs_ = true;
+        note_early_pass(option);
+        result_.options.push_back(std::move(option));
+      }
+      result_.diagnostics.insert(result_.diagnostics.end(), parse.diagnostics.begin(),
+                                 parse.diagnostics.end());
+      for (size_t k : parse.error_words) failed_words_[start + k] = true;
+      const size_t stray = start + parse.first_operand;
+      if (stray >= words.size()) break;
+      start = report_stray_words(component, stray, options_before);
+    }
+  }
+
+  /// sbatch's "Invalid directive found in batch script": one diagnostic per
+  /// line of stray words; returns where option parsing resumes.
+  size_t report_stray_words(const Component& component, size_t stray, size_t options_before) {
+    const std::vector<Word>& words = component.words;
+    size_t end = stray;
+    while (end < words.size() && !(words[end].text.size() >= 2 && words[end].text[0] == '-')) {
+      ++end;
+    }
+    if (end == stray) ++end;  // a `--` that ended option parsing early
+    for (size_t k = stray; k < end;) {
+      size_t line_end = k;
+      while (line_end < end && component.origins[line_end].line == component.origins[k].line) {
+        ++line_end;
+      }
+      if (!follows_failed_option(component, k)) {
+        report_stray_line(component, k, line_end, options_before);
+      }
+      k = line_end;
+    }
+    return end;
+  }
+
+  bool follows_failed_option(const Component& component, size_t k) const {
+    if (k == 0) return false;
+    return failed_words_[k - 1] && component.origins[k - 1].line == component.origins[k].line;
+  }
+
+  void report_stray_line(const Component& component, size_t k, size_t line_end,
+                         size_t options_before) {
+    const Word& word = component.words[k];
+    const Span span{word.span.begin, component.words[line_end - 1].span.end};
+    std::string hint = "remove it, or quote it together with the value it belongs to";
+    if (component.origins[k].glued) {
+      hint =
+          "sbatch reads every line that starts with `#SBATCH` or `#SLURM` as a directive; "
+          "reword this comment (e.g. `# SBATCH...`) or put a blank after `#SBATCH`";
+    } else if (const Option* previous = option_ending_at(component, k, options_before)) {
+      if (previous->spec->arg == ArgKind::optional && !previous->value) {
+        hint = "`--" + std::string(previous->spec->long_name) +
+               "` takes its argument only when attached: write `--" +
+               std::string(previous->spec->long_name) + "=" + detail::excerpt(word.text, 30) + "`";
+      } else if (previous->spec->arg == ArgKind::none) {
+        hint = "`" + previous->spelling + "` takes no argument; remove `" +
+               detail::excerpt(word.text, 30) + "`";
+      }
+    }
+    result_.diagnostics.push_back(
+        {Code::invalid_directive, span,
+         "sbatch refuses the script: `" + detail::excerpt(word.text) +
+             "` is not an option (\"Invalid directive found in batch script\")",
+         hint});
+  }
+
+  /// The option parsed just before stray word `k`, if it ended right there.
+  const Option* option_ending_at(const Component& component, size_t k,
+                                 size_t options_before) const {
+    if (k == 0 || result_.options.size() <= options_before) return nullptr;
+    const Option& previous = result_.options.back();
+    const bool adjacent = previous.span.end == component.words[k - 1].span.end &&
+                          component.origins[k - 1].line == component.origins[k].line;
+    return adjacent ? &previous : nullptr;
+  }
+
+  void note_early_pass(const Option& option) {
+    if (option.spec->origin != OptionOrigin::early_pass) return;
+    result_.diagnostics.push_back(
+        {Code::option_ignored_in_script, option.span,
+         "sbatch ignores `" + option.spelling +
+             "` in #SBATCH lines: it only works on the sbatch command line",
+         "remove it from the script"});
+  }
+
+  /// Last one wins within a component (parse_options() marked only within
+  /// each stretch it parsed).
+  static void mark_overridden(std::span<Option> options) {
+    std::unordered_map<std::string_view, size_t> last;
+    for (size_t k = 0; k < options.size(); ++k) {
+      options[k].overridden = false;
+      if (option_accumulates(*options[k].spec)) continue;
+      auto [it, inserted] = last.try_emplace(options[k].name(), k);
+      if (!inserted) {
+        options[it->second].overridden = true;
+        it->second = k;
+      }
+    }
+  }
+
+  std::string_view text_;
+  ScanResult result_;
+  std::vector<Component> components_;
+  bool in_header_ = true;
+  Line first_command_;
+  HeredocTracker heredocs_;
+  std::vector<bool> failed_words_;  // per word of the component being parsed
+  size_t pbs_non_comments_ = 0;
+  std::vector<Line> pbs_lines_;
+  std::vector<Line> bsub_lines_;
+  bool ignore_pbs_ = false;
+};
+
+}  // namespace
+
+ScanResult scan_directives(const SourceFile& file) { return Scanner(file).run(); }
+
+}  // namespace s2a::directives

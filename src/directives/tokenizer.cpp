@@ -1,0 +1,157 @@
+// Splits one #SBATCH body into words exactly as sbatch's get_argument() does.
+//
+// No expansion of any kind; quotes group and are removed, a backslash makes
+// the next byte literal, an unquoted `#` ends the line. Two quirks matter:
+// an empty word (`""`) and a mid-line `hetjob` both end the line silently.
+#include <string>
+
+#include "directives/directives.hpp"
+#include "directives/text_util.hpp"
+
+namespace s2a::directives {
+namespace {
+
+using detail::is_space;
+
+/// `hetjob`/`packjob` (any case) followed by whitespace or the end.
+bool starts_with_separator(std::string_view rest) {
+  for (std::string_view word : {std::string_view("hetjob"), std::string_view("packjob")}) {
+    if (detail::istarts_with(rest, word) &&
+        (rest.size() == word.size() || is_space(rest[word.size()]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Span span_at(uint32_t base, size_t begin, size_t end) {
+  return {base + static_cast<uint32_t>(begin), base + static_cast<uint32_t>(end)};
+}
+
+/// Reads one word starting at body[pos] (not whitespace). Returns the index
+/// just past it. Sets `quote` to the unclosed quote character, if any.
+size_t read_word(std::string_view body, size_t pos, uint32_t base, Word& word, char& quote) {
+  bool literal = false;
+  bool verbatim = true;  // text == source so far: no offsets needed
+  quote = '\0';
+  auto append = [&](size_t at) {
+    if (!verbatim) word.offsets.push_back(base + static_cast<uint32_t>(at));
+    word.text.push_back(body[at]);
+  };
+  auto go_indirect = [&]() {
+    if (!verbatim) return;
+    verbatim = false;
+    for (size_t k = 0; k < word.text.size(); ++k) {
+      word.offsets.push_back(word.span.begin + static_cast<uint32_t>(k));
+    }
+  };
+  while (pos < body.size() && (quote != '\0' || !is_space(body[pos]))) {
+    const char c = body[pos];
+    if (literal) {
+      literal = false;
+    } else if (c == '\\') {
+      go_indirect();
+      ++pos;
+      if (pos < body.size() && body[pos] == ' ') {
+        append(pos);
+        ++pos;
+      } else {
+        literal = true;
+      }
+      continue;
+    } else if (quote != '\0') {
+      if (c == quote) {
+        go_indirect();
+        quote = '\0';
+        ++pos;
+        continue;
+      }
+    } else if (c == '"' || c == '\'') {
+      go_indirect();
+      quote = c;
+      ++pos;
+      continue;
+    } else if (c == '#') {
+      break;  // unquoted, unescaped: the rest of the line is a comment
+    }
+    append(pos);
+    ++pos;
+  }
+  return pos;
+}
+
+}  // namespace
+
+uint32_t Word::source_offset(size_t index) const {
+  if (index >= text.size()) return span.end;
+  if (offsets.size() == text.size()) return offsets[index];
+  return span.begin + static_cast<uint32_t>(index);
+}
+
+std::vector<Word> tokenize_directive(std::string_view body, uint32_t base,
+                                     Diagnostics& diagnostics) {
+  std::vector<Word> words;
+  size_t pos = 0;
+  while (true) {
+    while (pos < body.size() && is_space(body[pos])) ++pos;
+    if (pos >= body.size()) break;
+    const std::string_view rest = body.substr(pos);
+    if (starts_with_separator(rest)) {
+      // get_argument() blanks the word and then finds no word: the line ends.
+      if (!words.empty()) {
+        const size_t len = detail::istarts_with(rest, "hetjob") ? 6 : 7;
+        diagnostics.push_back(
+            {Code::directive_words_dropped, span_at(base, pos, body.size()),
+             "sbatch stops reading this line at `" + std::string(rest.substr(0, len)) +
+                 "`, and a separator in the middle of a line does not start a het-job component",
+             "put `#SBATCH hetjob` on a line of its own"});
+      }
+      break;
+    }
+    if (body[pos] == ':') {
+      size_t end = pos;
+      while (end < body.size() && !is_space(body[end])) ++end;
+      diagnostics.push_back({Code::unexpected_colon, span_at(base, pos, end),
+                             "sbatch refuses a directive word that starts with `:` (\"Unexpected "
+                             "`:`\")",
+                             "`:` separates het-job components only on the command line; in a "
+                             "script use a `#SBATCH hetjob` line"});
+      pos = end;
+      continue;
+    }
+    if (body[pos] == '#') break;  // trailing comment
+
+    Word word;
+    word.span.begin = base + static_cast<uint32_t>(pos);
+    char open_quote = '\0';
+    const size_t end = read_word(body, pos, base, word, open_quote);
+    word.span.end = base + static_cast<uint32_t>(end);
+    if (word.offsets.size() != word.text.size()) word.offsets.clear();
+    if (open_quote != '\0') {
+      diagnostics.push_back(
+          {Code::unmatched_quote, span_at(base, pos, end),
+           std::string("sbatch refuses this directive: unmatched `") + open_quote + "`",
+           std::string("close the quote with a matching `") + open_quote + "`"});
+    }
+    if (word.text.empty()) {
+      // get_argument() returns "no more words" for a word with no bytes.
+      size_t next = end;
+      while (next < body.size() && is_space(body[next])) ++next;
+      const bool more = next < body.size() && body[next] != '#';
+      diagnostics.push_back(
+          {Code::directive_words_dropped, span_at(base, pos, more ? body.size() : end),
+           more ? "sbatch stops reading this line at the empty word `" +
+                      std::string(body.substr(pos, end - pos)) + "`: the words after it are ignored"
+                : "sbatch drops the empty word `" + std::string(body.substr(pos, end - pos)) + "`",
+           "remove the empty quotes, or put something between them"});
+      break;
+    }
+    words.push_back(std::move(word));
+    if (end >= body.size() || open_quote != '\0') break;
+    pos = end;
+    if (body[pos] == '#') break;  // `--time=10#comment`: the word ended at the `#`
+  }
+  return words;
+}
+
+}  // namespace s2a::directives
