@@ -26,9 +26,11 @@ struct ByteClasses {
   bool name_start[256] = {};
   constexpr ByteClasses() {
     for (char c : std::string_view(" \t\n;&|()<>")) word_end[static_cast<unsigned char>(c)] = true;
-    for (char c : std::string_view("itefdcwus{}![]")) reserved_start[static_cast<unsigned char>(c)] = true;
+    for (char c : std::string_view("itefdcwus{}![]"))
+      reserved_start[static_cast<unsigned char>(c)] = true;
     for (char c : std::string_view("&|;()")) control_start[static_cast<unsigned char>(c)] = true;
-    for (char c : std::string_view("<>&0123456789")) redirect_start[static_cast<unsigned char>(c)] = true;
+    for (char c : std::string_view("<>&0123456789"))
+      redirect_start[static_cast<unsigned char>(c)] = true;
     for (int c = 'a'; c <= 'z'; ++c) name_start[c] = name_start[c - 'a' + 'A'] = true;
     name_start[static_cast<unsigned char>('_')] = true;
   }
@@ -69,12 +71,12 @@ class Parser::DepthGuard {
   DepthGuard(Parser& parser, const char* at) : parser_(parser) {
     if (++parser_.depth_ > parser_.limits_.max_depth) {
       --parser_.depth_;
-      ParseError error{Diagnostic{Code::nesting_too_deep, parser_.span(at, at + 1),
-                                  "commands nest deeper than " +
-                                      std::to_string(parser_.limits_.max_depth) +
-                                      " levels; the rest of the script is not analysed",
-                                  "split the nested commands into functions or separate scripts"},
-                       true, true};
+      ParseError error{
+          Diagnostic{Code::nesting_too_deep, parser_.span(at, at + 1),
+                     "commands nest deeper than " + std::to_string(parser_.limits_.max_depth) +
+                         " levels; the rest of the script is not analysed",
+                     "split the nested commands into functions or separate scripts"},
+          true, true};
       throw error;
     }
   }
@@ -99,9 +101,7 @@ Parser::Parser(std::string_view text, uint32_t base_offset, const ParseLimits& l
 // ---------------------------------------------------------------------------
 // positions and errors
 
-uint32_t Parser::offset(const char* at) const {
-  return base_ + static_cast<uint32_t>(at - begin_);
-}
+uint32_t Parser::offset(const char* at) const { return base_ + static_cast<uint32_t>(at - begin_); }
 
 Span Parser::span(const char* from, const char* to) const { return {offset(from), offset(to)}; }
 
@@ -175,9 +175,7 @@ bool Parser::at_reserved(ReservedWord word) const {
   return peek_reserved(found) && found == word;
 }
 
-void Parser::consume_reserved(ReservedWord word) {
-  p_ += grammar::reserved_word_text(word).size();
-}
+void Parser::consume_reserved(ReservedWord word) { p_ += grammar::reserved_word_text(word).size(); }
 
 bool Parser::peek_control(ControlOp& op) const {
   if (at_end() || !kBytes.control_start[static_cast<unsigned char>(*p_)]) return false;
@@ -358,7 +356,8 @@ ast::Command Parser::parse_pipeline() {
       consume_reserved(ReservedWord::time_);
       timed = true;
       skip_blanks();
-      if (end_ - p_ >= 2 && p_[0] == '-' && p_[1] == 'p' && (p_ + 2 == end_ || is_word_end(p_[2]))) {
+      if (end_ - p_ >= 2 && p_[0] == '-' && p_[1] == 'p' &&
+          (p_ + 2 == end_ || is_word_end(p_[2]))) {
         p_ += 2;
         skip_blanks();
       }
@@ -683,8 +682,8 @@ ast::Command Parser::parse_subshell() {
   skip_linebreaks();
   if (!at_control(ControlOp::rparen)) {
     if (at_end()) {
-      fail(Code::shell_syntax_error, start, start + 1,
-           "syntax error: \"(\" without matching \")\"", true);
+      fail(Code::shell_syntax_error, start, start + 1, "syntax error: \"(\" without matching \")\"",
+           true);
     }
     fail_unexpected();
   }
@@ -721,12 +720,14 @@ ast::Command Parser::parse_cond_command() {
     const char* op_start = p_;
     ControlOp op{};
     std::string_view redirect;
-    if (!grammar::match_control_op(p_, end_, op) && !grammar::match_redirect_op(p_, end_, redirect)) {
+    if (!grammar::match_control_op(p_, end_, op) &&
+        !grammar::match_redirect_op(p_, end_, redirect)) {
       ++p_;
     }
     ast::Word word;
     word.span = span(op_start, p_);
-    add_literal(word.parts, op_start, p_, std::string_view(op_start, static_cast<size_t>(p_ - op_start)));
+    add_literal(word.parts, op_start, p_,
+                std::string_view(op_start, static_cast<size_t>(p_ - op_start)));
     command.words.push_back(std::move(word));
   }
   command.span = span(start, p_);
@@ -824,7 +825,8 @@ ast::Command Parser::parse_simple_command() {
       } else if (assignment_like && it < end_ && *it == '(' &&
                  is_declaration_command(command.words.front())) {
         ast::Word word;
-        add_literal(word.parts, word_start, it, std::string_view(word_start, static_cast<size_t>(it - word_start)));
+        add_literal(word.parts, word_start, it,
+                    std::string_view(word_start, static_cast<size_t>(it - word_start)));
         p_ = it;
         parse_array_elements(word.array_elements);
         word.span = span(word_start, p_);
@@ -1030,9 +1032,8 @@ void Parser::parse_escape(Context context, std::vector<ast::WordPart>& parts) {
     add_literal(parts, start, p_, {});
     return;
   }
-  bool special = context == Context::unquoted || context == Context::brace_word ||
-                 next == '$' || next == '`' || next == '\\' ||
-                 (next == '"' && context == Context::dquoted);
+  bool special = context == Context::unquoted || context == Context::brace_word || next == '$' ||
+                 next == '`' || next == '\\' || (next == '"' && context == Context::dquoted);
   if (special) {
     add_literal(parts, start, p_, std::string_view(p_ - 1, 1));
   } else {
@@ -1070,8 +1071,8 @@ void Parser::parse_dollar(Context context, std::vector<ast::WordPart>& parts) {
       ast::WordPart part;
       part.kind = ast::PartKind::ansi_c_quoted;
       if (!grammar::match_ansi_c_quoted(p_, end_, part.text)) {
-        fail(Code::unterminated_quote, start, start + 2,
-             "unterminated $'...' quote starting here", true);
+        fail(Code::unterminated_quote, start, start + 2, "unterminated $'...' quote starting here",
+             true);
       }
       part.span = span(start, p_);
       part.inner = span(start + 2, p_ - 1);

@@ -6,11 +6,11 @@
 // bodies.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "parse/dump_ast.hpp"
 #include "parse/parse_script.hpp"
@@ -197,10 +197,9 @@ TEST_P(BashDifferential, ParserAgreesWithBash) {
     details += code_id(d.code) + " [" + std::to_string(d.span.begin) + "," +
                std::to_string(d.span.end) + ") " + d.message + "\n";
   }
-  EXPECT_EQ(parser_accepts, snippet.valid)
-      << snippet.name << "\n"
-      << snippet.text << "\n"
-      << details << dump_ast(result.script);
+  EXPECT_EQ(parser_accepts, snippet.valid) << snippet.name << "\n"
+                                           << snippet.text << "\n"
+                                           << details << dump_ast(result.script);
   if (bash_available()) {
     EXPECT_EQ(bash_accepts(snippet.text), snippet.valid)
         << snippet.name << ": the table disagrees with bash -n";
