@@ -369,6 +369,14 @@ ast::Command Parser::parse_pipeline() {
       break;
     }
   }
+  if ((timed || negated) && (at_end() || *p_ == '\n' || *p_ == '#' || at_list_end() ||
+                             at_control(ControlOp::semi) || at_control(ControlOp::amp))) {
+    ast::Command empty;  // `time` or `!` alone: valid, runs nothing
+    empty.timed = timed;
+    empty.negated = negated;
+    empty.span = span(start, p_);
+    return empty;
+  }
   ast::Command result = parse_command();
   skip_blanks();
   ControlOp op{};
