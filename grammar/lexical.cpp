@@ -78,8 +78,8 @@ bool match_reserved_word(Cursor& first, Cursor last, ReservedWord& word) {
 
 std::string_view reserved_word_text(ReservedWord word) {
   static constexpr std::string_view kText[] = {
-      "if",   "then",  "else",  "elif",     "fi",     "do",   "done", "case", "esac", "while", "until",
-      "for",  "in",    "function", "select", "time", "{",    "}",    "!",    "[[",   "]]"};
+      "if",  "then", "else",     "elif",   "fi",   "do", "done", "case", "esac", "while", "until",
+      "for", "in",   "function", "select", "time", "{",  "}",    "!",    "[[",   "]]"};
   return kText[static_cast<size_t>(word)];
 }
 

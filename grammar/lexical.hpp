@@ -15,22 +15,41 @@ namespace s2a::grammar {
 using Cursor = const char*;
 
 enum class ControlOp : uint8_t {
-  and_if,        // &&
-  or_if,         // ||
-  dsemi_and,     // ;;&
-  dsemi,         // ;;
-  semi_and,      // ;&
-  pipe_and,      // |&
-  amp,           // &
-  semi,          // ;
-  pipe,          // |
-  lparen,        // (
-  rparen,        // )
+  and_if,     // &&
+  or_if,      // ||
+  dsemi_and,  // ;;&
+  dsemi,      // ;;
+  semi_and,   // ;&
+  pipe_and,   // |&
+  amp,        // &
+  semi,       // ;
+  pipe,       // |
+  lparen,     // (
+  rparen,     // )
 };
 
 enum class ReservedWord : uint8_t {
-  if_, then_, else_, elif_, fi_, do_, done_, case_, esac_, while_, until_, for_, in_,
-  function_, select_, time_, lbrace, rbrace, bang, dlbracket, drbracket,
+  if_,
+  then_,
+  else_,
+  elif_,
+  fi_,
+  do_,
+  done_,
+  case_,
+  esac_,
+  while_,
+  until_,
+  for_,
+  in_,
+  function_,
+  select_,
+  time_,
+  lbrace,
+  rbrace,
+  bang,
+  dlbracket,
+  drbracket,
 };
 
 /// Blanks (space, tab) and backslash-newline line continuations; matches empty.

@@ -17,7 +17,6 @@ namespace s2a::grammar::lexical {
 using x3::char_;
 using x3::lit;
 
-
 struct blanks_class;
 struct comment_class;
 struct name_class;
@@ -60,8 +59,8 @@ const auto assignment_tail_def = -('[' >> *~char_("]\n") >> ']') >> -lit('+') >>
 // their backslash, as bash does.
 struct simple_escapes_table : x3::symbols<char> {
   simple_escapes_table() {
-    add("n", '\n')("t", '\t')("r", '\r')("a", '\a')("b", '\b')("e", '\x1b')("E", '\x1b')(
-        "f", '\f')("v", '\v')("\\", '\\')("'", '\'')("\"", '"')("?", '?');
+    add("n", '\n')("t", '\t')("r", '\r')("a", '\a')("b", '\b')("e", '\x1b')("E", '\x1b')("f", '\f')(
+        "v", '\v')("\\", '\\')("'", '\'')("\"", '"')("?", '?');
   }
 };
 const simple_escapes_table simple_escapes;
@@ -74,11 +73,12 @@ const auto append_escaped = [](auto& ctx) {
 const auto octal_byte = x3::uint_parser<unsigned, 8, 1, 3>();
 const auto hex_byte = x3::uint_parser<unsigned, 16, 1, 2>();
 
-const auto ansi_c_quoted_def =
-    lit("$'") >> *(('\\' >> (simple_escapes[append_char] | octal_byte[append_char] |
-                             ('x' >> hex_byte[append_char]) | char_[append_escaped])) |
-                   (~char_("'\\"))[append_char]) >>
-    '\'';
+const auto ansi_c_quoted_def = lit("$'") >>
+                               *(('\\' >>
+                                  (simple_escapes[append_char] | octal_byte[append_char] |
+                                   ('x' >> hex_byte[append_char]) | char_[append_escaped])) |
+                                 (~char_("'\\"))[append_char]) >>
+                               '\'';
 
 BOOST_SPIRIT_DEFINE(blanks, comment, name, special_param, unquoted_run, dquoted_run, heredoc_run,
                     brace_word_run, single_quoted, ansi_c_quoted, fd_prefix, assignment_tail)
@@ -94,8 +94,8 @@ struct control_ops_table : x3::symbols<ControlOp> {
 
 struct redirect_ops_table : x3::symbols<std::string_view> {
   redirect_ops_table() {
-    for (std::string_view op : {"<<<", "<<-", "<<", "<&", "<>", "<", ">>", ">&", ">|", ">", "&>>",
-                                "&>"}) {
+    for (std::string_view op :
+         {"<<<", "<<-", "<<", "<&", "<>", "<", ">>", ">&", ">|", ">", "&>>", "&>"}) {
       add(op, op);
     }
   }

@@ -108,36 +108,60 @@ class Dumper {
 
   static std::string kind_name(ast::CommandKind kind) {
     switch (kind) {
-      case ast::CommandKind::simple: return "Simple";
-      case ast::CommandKind::pipeline: return "Pipeline";
-      case ast::CommandKind::and_or: return "AndOr";
-      case ast::CommandKind::subshell: return "Subshell";
-      case ast::CommandKind::brace_group: return "BraceGroup";
-      case ast::CommandKind::if_clause: return "If";
-      case ast::CommandKind::for_clause: return "For";
-      case ast::CommandKind::arith_for: return "ArithFor";
-      case ast::CommandKind::while_clause: return "While";
-      case ast::CommandKind::until_clause: return "Until";
-      case ast::CommandKind::case_clause: return "Case";
-      case ast::CommandKind::select_clause: return "Select";
-      case ast::CommandKind::function_def: return "Function";
-      case ast::CommandKind::arith_command: return "Arith";
-      case ast::CommandKind::cond_command: return "Cond";
+      case ast::CommandKind::simple:
+        return "Simple";
+      case ast::CommandKind::pipeline:
+        return "Pipeline";
+      case ast::CommandKind::and_or:
+        return "AndOr";
+      case ast::CommandKind::subshell:
+        return "Subshell";
+      case ast::CommandKind::brace_group:
+        return "BraceGroup";
+      case ast::CommandKind::if_clause:
+        return "If";
+      case ast::CommandKind::for_clause:
+        return "For";
+      case ast::CommandKind::arith_for:
+        return "ArithFor";
+      case ast::CommandKind::while_clause:
+        return "While";
+      case ast::CommandKind::until_clause:
+        return "Until";
+      case ast::CommandKind::case_clause:
+        return "Case";
+      case ast::CommandKind::select_clause:
+        return "Select";
+      case ast::CommandKind::function_def:
+        return "Function";
+      case ast::CommandKind::arith_command:
+        return "Arith";
+      case ast::CommandKind::cond_command:
+        return "Cond";
     }
     return "?";
   }
 
   static std::string part_name(ast::PartKind kind) {
     switch (kind) {
-      case ast::PartKind::literal: return "literal";
-      case ast::PartKind::single_quoted: return "single_quoted";
-      case ast::PartKind::ansi_c_quoted: return "ansi_c_quoted";
-      case ast::PartKind::double_quoted: return "double_quoted";
-      case ast::PartKind::param: return "param";
-      case ast::PartKind::command_subst: return "command_subst";
-      case ast::PartKind::backtick: return "backtick";
-      case ast::PartKind::arith: return "arith";
-      case ast::PartKind::process_subst: return "process_subst";
+      case ast::PartKind::literal:
+        return "literal";
+      case ast::PartKind::single_quoted:
+        return "single_quoted";
+      case ast::PartKind::ansi_c_quoted:
+        return "ansi_c_quoted";
+      case ast::PartKind::double_quoted:
+        return "double_quoted";
+      case ast::PartKind::param:
+        return "param";
+      case ast::PartKind::command_subst:
+        return "command_subst";
+      case ast::PartKind::backtick:
+        return "backtick";
+      case ast::PartKind::arith:
+        return "arith";
+      case ast::PartKind::process_subst:
+        return "process_subst";
     }
     return "?";
   }

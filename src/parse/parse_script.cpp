@@ -15,7 +15,8 @@ ParseResult parse_script(std::string_view text, uint32_t base_offset, const Pars
   if (text.size() > std::numeric_limits<uint32_t>::max() - base_offset) {
     ParseResult result;
     result.complete = false;
-    result.diagnostics.push_back(Diagnostic{Code::internal_error, {base_offset, base_offset},
+    result.diagnostics.push_back(Diagnostic{Code::internal_error,
+                                            {base_offset, base_offset},
                                             "the script is too large to parse (4 GiB or more)"});
     return result;
   }
@@ -24,8 +25,10 @@ ParseResult parse_script(std::string_view text, uint32_t base_offset, const Pars
   } catch (const std::exception& error) {
     ParseResult result;
     result.complete = false;
-    result.diagnostics.push_back(Diagnostic{Code::internal_error, {base_offset, base_offset},
-                                            std::string("the shell parser failed: ") + error.what()});
+    result.diagnostics.push_back(
+        Diagnostic{Code::internal_error,
+                   {base_offset, base_offset},
+                   std::string("the shell parser failed: ") + error.what()});
     return result;
   } catch (...) {
     ParseResult result;
@@ -55,8 +58,7 @@ std::vector<ast::Assignment> declaration_assignments(const ast::Command& command
     grammar::Cursor first = head_text.data();
     std::string_view name;
     bool append = false;
-    if (!grammar::match_assignment_head(first, head_text.data() + head_text.size(), name,
-                                        append)) {
+    if (!grammar::match_assignment_head(first, head_text.data() + head_text.size(), name, append)) {
       continue;
     }
     auto head_size = static_cast<uint32_t>(first - head_text.data());

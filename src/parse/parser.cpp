@@ -17,7 +17,27 @@ using grammar::ReservedWord;
 
 namespace {
 
-bool is_word_end(char c) { return std::strchr(" \t\n;&|()<>", c) != nullptr && c != '\0'; }
+// Byte classes, looked up instead of searched: the parser asks these per token.
+struct ByteClasses {
+  bool word_end[256] = {};        // blank, newline, metacharacter
+  bool reserved_start[256] = {};  // first byte of some reserved word
+  bool control_start[256] = {};   // first byte of a control operator
+  bool redirect_start[256] = {};  // first byte of a redirection (fd digit or operator)
+  bool name_start[256] = {};
+  constexpr ByteClasses() {
+    for (char c : std::string_view(" \t\n;&|()<>")) word_end[static_cast<unsigned char>(c)] = true;
+    for (char c : std::string_view("itefdcwus{}![]"))
+      reserved_start[static_cast<unsigned char>(c)] = true;
+    for (char c : std::string_view("&|;()")) control_start[static_cast<unsigned char>(c)] = true;
+    for (char c : std::string_view("<>&0123456789"))
+      redirect_start[static_cast<unsigned char>(c)] = true;
+    for (int c = 'a'; c <= 'z'; ++c) name_start[c] = name_start[c - 'a' + 'A'] = true;
+    name_start[static_cast<unsigned char>('_')] = true;
+  }
+};
+constexpr ByteClasses kBytes;
+
+bool is_word_end(char c) { return kBytes.word_end[static_cast<unsigned char>(c)]; }
 
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
@@ -51,12 +71,12 @@ class Parser::DepthGuard {
   DepthGuard(Parser& parser, const char* at) : parser_(parser) {
     if (++parser_.depth_ > parser_.limits_.max_depth) {
       --parser_.depth_;
-      ParseError error{Diagnostic{Code::nesting_too_deep, parser_.span(at, at + 1),
-                                  "commands nest deeper than " +
-                                      std::to_string(parser_.limits_.max_depth) +
-                                      " levels; the rest of the script is not analysed",
-                                  "split the nested commands into functions or separate scripts"},
-                       true, true};
+      ParseError error{
+          Diagnostic{Code::nesting_too_deep, parser_.span(at, at + 1),
+                     "commands nest deeper than " + std::to_string(parser_.limits_.max_depth) +
+                         " levels; the rest of the script is not analysed",
+                     "split the nested commands into functions or separate scripts"},
+          true, true};
       throw error;
     }
   }
@@ -81,9 +101,7 @@ Parser::Parser(std::string_view text, uint32_t base_offset, const ParseLimits& l
 // ---------------------------------------------------------------------------
 // positions and errors
 
-uint32_t Parser::offset(const char* at) const {
-  return base_ + static_cast<uint32_t>(at - begin_);
-}
+uint32_t Parser::offset(const char* at) const { return base_ + static_cast<uint32_t>(at - begin_); }
 
 Span Parser::span(const char* from, const char* to) const { return {offset(from), offset(to)}; }
 
@@ -124,7 +142,9 @@ void Parser::record(const ParseError& error) {
 // ---------------------------------------------------------------------------
 // tokens
 
-void Parser::skip_blanks() { grammar::match_blanks(p_, end_); }
+void Parser::skip_blanks() {
+  if (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\\')) grammar::match_blanks(p_, end_);
+}
 
 void Parser::skip_blanks_and_comment() {
   skip_blanks();
@@ -145,6 +165,7 @@ void Parser::consume_newline() {
 }
 
 bool Parser::peek_reserved(ReservedWord& word) const {
+  if (at_end() || !kBytes.reserved_start[static_cast<unsigned char>(*p_)]) return false;
   const char* it = p_;
   return grammar::match_reserved_word(it, end_, word);
 }
@@ -154,11 +175,10 @@ bool Parser::at_reserved(ReservedWord word) const {
   return peek_reserved(found) && found == word;
 }
 
-void Parser::consume_reserved(ReservedWord word) {
-  p_ += grammar::reserved_word_text(word).size();
-}
+void Parser::consume_reserved(ReservedWord word) { p_ += grammar::reserved_word_text(word).size(); }
 
 bool Parser::peek_control(ControlOp& op) const {
+  if (at_end() || !kBytes.control_start[static_cast<unsigned char>(*p_)]) return false;
   const char* it = p_;
   return grammar::match_control_op(it, end_, op);
 }
@@ -169,6 +189,7 @@ bool Parser::at_control(ControlOp op) const {
 }
 
 bool Parser::at_redirect() const {
+  if (at_end() || !kBytes.redirect_start[static_cast<unsigned char>(*p_)]) return false;
   const char* it = p_;
   std::string_view op;
   grammar::match_fd_prefix(it, end_);
@@ -214,20 +235,25 @@ void Parser::parse_top_level(ast::List& body) {
         }
         fail_unexpected();
       }
-      ast::ListItem item;
       const char* start = p_;
-      item.command = parse_and_or();
-      item.span = item.command.span;
-      skip_blanks();
-      ControlOp op{};
-      if (peek_control(op) && (op == ControlOp::semi || op == ControlOp::amp)) {
-        item.background = op == ControlOp::amp;
-        ++p_;
-        item.span = span(start, p_);
-      } else if (!at_end() && *p_ != '\n' && *p_ != '#') {
-        fail_unexpected();
+      // Built in place; a half-built item is dropped again if parsing fails.
+      ast::ListItem& item = body.items.emplace_back();
+      try {
+        item.command = parse_and_or();
+        item.span = item.command.span;
+        skip_blanks();
+        ControlOp op{};
+        if (peek_control(op) && (op == ControlOp::semi || op == ControlOp::amp)) {
+          item.background = op == ControlOp::amp;
+          ++p_;
+          item.span = span(start, p_);
+        } else if (!at_end() && *p_ != '\n' && *p_ != '#') {
+          fail_unexpected();
+        }
+      } catch (...) {
+        body.items.pop_back();
+        throw;
       }
-      body.items.push_back(std::move(item));
     } catch (const ParseError& error) {
       if (error.fatal) throw;
       record(error);
@@ -264,8 +290,8 @@ ast::List Parser::parse_list() {
   const char* list_start = p_;
   const char* list_end = p_;
   while (!at_end() && !at_list_end()) {
-    ast::ListItem item;
     const char* start = p_;
+    ast::ListItem& item = list.items.emplace_back();
     item.command = parse_and_or();
     item.span = item.command.span;
     list_end = p_;
@@ -279,7 +305,6 @@ ast::List Parser::parse_list() {
     } else if (!at_end() && *p_ != '\n' && *p_ != '#' && !at_list_end()) {
       fail_unexpected();
     }
-    list.items.push_back(std::move(item));
     skip_linebreaks();
   }
   list.span = span(list_start, std::max(list_start, list_end));
@@ -299,24 +324,27 @@ ast::List Parser::parse_block(std::string_view after) {
   return list;
 }
 
+// Both parse_and_or() and parse_pipeline() return one named object so the
+// common single-command case is built in place (NRVO), not moved.
 ast::Command Parser::parse_and_or() {
-  ast::Command first = parse_pipeline();
+  ast::Command result = parse_pipeline();
   skip_blanks();
   ControlOp op{};
-  if (!peek_control(op) || (op != ControlOp::and_if && op != ControlOp::or_if)) return first;
-  ast::Command chain;
-  chain.kind = ast::CommandKind::and_or;
-  chain.span = first.span;
-  chain.children.push_back(std::move(first));
+  if (!peek_control(op) || (op != ControlOp::and_if && op != ControlOp::or_if)) return result;
+  ast::Command first = std::move(result);
+  result = ast::Command{};
+  result.kind = ast::CommandKind::and_or;
+  result.span = first.span;
+  result.children.push_back(std::move(first));
   while (peek_control(op) && (op == ControlOp::and_if || op == ControlOp::or_if)) {
-    chain.ops.emplace_back(op == ControlOp::and_if ? "&&" : "||");
+    result.ops.emplace_back(op == ControlOp::and_if ? "&&" : "||");
     p_ += 2;
     skip_linebreaks();
-    chain.children.push_back(parse_pipeline());
-    chain.span.end = chain.children.back().span.end;
+    result.children.push_back(parse_pipeline());
+    result.span.end = result.children.back().span.end;
     skip_blanks();
   }
-  return chain;
+  return result;
 }
 
 ast::Command Parser::parse_pipeline() {
@@ -328,7 +356,8 @@ ast::Command Parser::parse_pipeline() {
       consume_reserved(ReservedWord::time_);
       timed = true;
       skip_blanks();
-      if (end_ - p_ >= 2 && p_[0] == '-' && p_[1] == 'p' && (p_ + 2 == end_ || is_word_end(p_[2]))) {
+      if (end_ - p_ >= 2 && p_[0] == '-' && p_[1] == 'p' &&
+          (p_ + 2 == end_ || is_word_end(p_[2]))) {
         p_ += 2;
         skip_blanks();
       }
@@ -340,30 +369,39 @@ ast::Command Parser::parse_pipeline() {
       break;
     }
   }
-  ast::Command first = parse_command();
+  if ((timed || negated) && (at_end() || *p_ == '\n' || *p_ == '#' || at_list_end() ||
+                             at_control(ControlOp::semi) || at_control(ControlOp::amp))) {
+    ast::Command empty;  // `time` or `!` alone: valid, runs nothing
+    empty.timed = timed;
+    empty.negated = negated;
+    empty.span = span(start, p_);
+    return empty;
+  }
+  ast::Command result = parse_command();
   skip_blanks();
   ControlOp op{};
   bool is_pipe = peek_control(op) && (op == ControlOp::pipe || op == ControlOp::pipe_and);
   if (!is_pipe && !negated) {
-    first.timed = first.timed || timed;
-    if (timed) first.span.begin = offset(start);
-    return first;
+    result.timed = result.timed || timed;
+    if (timed) result.span.begin = offset(start);
+    return result;
   }
-  ast::Command pipeline;
-  pipeline.kind = ast::CommandKind::pipeline;
-  pipeline.negated = negated;
-  pipeline.timed = timed;
-  pipeline.span = {offset(start), first.span.end};
-  pipeline.children.push_back(std::move(first));
+  ast::Command first = std::move(result);
+  result = ast::Command{};
+  result.kind = ast::CommandKind::pipeline;
+  result.negated = negated;
+  result.timed = timed;
+  result.span = {offset(start), first.span.end};
+  result.children.push_back(std::move(first));
   while (peek_control(op) && (op == ControlOp::pipe || op == ControlOp::pipe_and)) {
-    pipeline.ops.emplace_back(op == ControlOp::pipe ? "|" : "|&");
+    result.ops.emplace_back(op == ControlOp::pipe ? "|" : "|&");
     p_ += op == ControlOp::pipe ? 1 : 2;
     skip_linebreaks();
-    pipeline.children.push_back(parse_command());
-    pipeline.span.end = pipeline.children.back().span.end;
+    result.children.push_back(parse_command());
+    result.span.end = result.children.back().span.end;
     skip_blanks();
   }
-  return pipeline;
+  return result;
 }
 
 // ---------------------------------------------------------------------------
@@ -652,8 +690,8 @@ ast::Command Parser::parse_subshell() {
   skip_linebreaks();
   if (!at_control(ControlOp::rparen)) {
     if (at_end()) {
-      fail(Code::shell_syntax_error, start, start + 1,
-           "syntax error: \"(\" without matching \")\"", true);
+      fail(Code::shell_syntax_error, start, start + 1, "syntax error: \"(\" without matching \")\"",
+           true);
     }
     fail_unexpected();
   }
@@ -690,12 +728,14 @@ ast::Command Parser::parse_cond_command() {
     const char* op_start = p_;
     ControlOp op{};
     std::string_view redirect;
-    if (!grammar::match_control_op(p_, end_, op) && !grammar::match_redirect_op(p_, end_, redirect)) {
+    if (!grammar::match_control_op(p_, end_, op) &&
+        !grammar::match_redirect_op(p_, end_, redirect)) {
       ++p_;
     }
     ast::Word word;
     word.span = span(op_start, p_);
-    add_literal(word.parts, op_start, p_, std::string_view(op_start, static_cast<size_t>(p_ - op_start)));
+    add_literal(word.parts, op_start, p_,
+                std::string_view(op_start, static_cast<size_t>(p_ - op_start)));
     command.words.push_back(std::move(word));
   }
   command.span = span(start, p_);
@@ -786,13 +826,15 @@ ast::Command Parser::parse_simple_command() {
       const char* it = p_;
       std::string_view name;
       bool append = false;
-      bool assignment_like = grammar::match_assignment_head(it, end_, name, append);
+      bool assignment_like = kBytes.name_start[static_cast<unsigned char>(*p_)] &&
+                             grammar::match_assignment_head(it, end_, name, append);
       if (assignment_like && command.words.empty()) {
         command.assignments.push_back(parse_assignment(it, name, append));
       } else if (assignment_like && it < end_ && *it == '(' &&
                  is_declaration_command(command.words.front())) {
         ast::Word word;
-        add_literal(word.parts, word_start, it, std::string_view(word_start, static_cast<size_t>(it - word_start)));
+        add_literal(word.parts, word_start, it,
+                    std::string_view(word_start, static_cast<size_t>(it - word_start)));
         p_ = it;
         parse_array_elements(word.array_elements);
         word.span = span(word_start, p_);
@@ -998,9 +1040,8 @@ void Parser::parse_escape(Context context, std::vector<ast::WordPart>& parts) {
     add_literal(parts, start, p_, {});
     return;
   }
-  bool special = context == Context::unquoted || context == Context::brace_word ||
-                 next == '$' || next == '`' || next == '\\' ||
-                 (next == '"' && context == Context::dquoted);
+  bool special = context == Context::unquoted || context == Context::brace_word || next == '$' ||
+                 next == '`' || next == '\\' || (next == '"' && context == Context::dquoted);
   if (special) {
     add_literal(parts, start, p_, std::string_view(p_ - 1, 1));
   } else {
@@ -1038,8 +1079,8 @@ void Parser::parse_dollar(Context context, std::vector<ast::WordPart>& parts) {
       ast::WordPart part;
       part.kind = ast::PartKind::ansi_c_quoted;
       if (!grammar::match_ansi_c_quoted(p_, end_, part.text)) {
-        fail(Code::unterminated_quote, start, start + 2,
-             "unterminated $'...' quote starting here", true);
+        fail(Code::unterminated_quote, start, start + 2, "unterminated $'...' quote starting here",
+             true);
       }
       part.span = span(start, p_);
       part.inner = span(start + 2, p_ - 1);

@@ -89,7 +89,8 @@ class Parser {
   ast::Command parse_compound(grammar::ReservedWord word);
   ast::Command parse_simple_command();
   void parse_trailing_redirects(ast::Command& command);
-  void expect_reserved(grammar::ReservedWord word, const char* opener, std::string_view opener_text);
+  void expect_reserved(grammar::ReservedWord word, const char* opener,
+                       std::string_view opener_text);
   ast::Command parse_if();
   ast::Command parse_loop(ast::CommandKind kind);
   ast::Command parse_for(ast::CommandKind kind);

@@ -6,11 +6,11 @@
 // bodies.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "parse/dump_ast.hpp"
 #include "parse/parse_script.hpp"
@@ -137,6 +137,57 @@ const Snippet kSnippets[] = {
   {"cond unterminated", false, "[[ -n $X\n"},
   {"reserved as argument", true, "echo if then fi done esac {\n"},
   {"nested compound", true, "for i in 1; do if a; then while b; do case c in d) { e; } ;; esac; done; fi; done\n"},
+  // corner cases
+  {"arith with substitution", true, "echo $(( 1 + $(echo 2) ))\n"},
+  {"quoted paren in substitution", true, "x=$( echo \")\" )\n"},
+  {"case paren pattern list", true, "case x in (a|b) echo;; esac\n"},
+  {"escaped quote in param", true, "echo \"${X//\\\"/}\"\n"},
+  {"if with redirects in background", true, "if true; then :; fi > log 2>&1 &\n"},
+  {"quoted param defaults", true, "echo ${X:-\"a b\"} ${Y:-'c'}\n"},
+  {"quoted paren in substitution 2", true, "echo $(echo 'a)')\n"},
+  {"array append", true, "arr+=(x)\n"},
+  {"cond parens", true, "[[ ( -n $a ) ]]\n"},
+  {"close brace as argument", true, "echo }\n"},
+  {"extra close brace", false, "{ echo a; }; }\n"},
+  {"read from process substitution", true, "while read a b; do :; done < <(ls)\n"},
+  {"export function", true, "f() { :; }; export -f f\n"},
+  {"escaped backquote in dquote", true, "echo \"a\\`b\"\n"},
+  {"multiline substitution", true, "echo $(\n  echo a\n)\n"},
+  {"nested backquotes", true, "x=`echo \\`echo a\\``\n"},
+  {"case empty body multiline", true, "case $x in\n  a)\n    ;;\nesac\n"},
+  {"braced hash", true, "echo ${#}\n"},
+  {"negated command in if", true, "if ! command -v conda >/dev/null; then exit 1; fi\n"},
+  {"brace range loop", true, "for i in {1..3}; do echo $i; done;\n"},
+  {"multiline arith", true, "echo $((\n1+2\n))\n"},
+  {"case in quoted substitution", true, "echo \"$(case a in a) echo x;; esac)\"\n"},
+  {"empty arith", true, "(( ))\n"},
+  {"triple ampersand", false, "echo a &&& b\n"},
+  {"double or", false, "echo a || || b\n"},
+  {"trailing semicolon", true, "echo ;\n"},
+  {"leading semicolon", false, "; echo\n"},
+  {"dangling pipe", false, "echo a |\n"},
+  {"lone backquote", false, "echo `\n"},
+  {"empty brace group", false, "{ }\n"},
+  {"empty subshell", false, "( )\n"},
+  {"function without name", false, "function { echo; }\n"},
+  {"arith nested parens", true, "echo $((1+(2)))\n"},
+  {"trap double quoted", true, "trap \"rm -f $TMP\" EXIT\n"},
+  {"bash -c escaped dollar", true, "srun bash -c \"echo \\$SLURM_NODEID\"\n"},
+  {"backslash at end", true, "echo a\\\n"},
+  {"heredoc double quoted delimiter", true, "cat << \"EOF\"\nx\nEOF\n"},
+  {"heredoc escaped delimiter", true, "cat <<E\\OF\nx\nEOF\n"},
+  {"array assignment prefix", true, "a=(1 2) b=3 cmd\n"},
+  {"export array", true, "export X=(1 2)\n"},
+  {"brackets as arguments", true, "echo [[ ]]\n"},
+  {"time alone", true, "time\n"},
+  {"bang alone", true, "! \n"},
+  {"nested subscripts", true, "echo ${a[${i}]} ${a[$((i+1))]}\n"},
+  {"case then command", true, "case a in a) echo;; b) ;; esac; echo\n"},
+  {"if on separate lines", true, "if true\nthen\n  echo\nfi\n"},
+  {"until break", true, "until false; do break; done\n"},
+  {"unterminated param in dquote", false, "echo \"unterminated ${X\n"},
+  {"subshell in substitution spaced", true, "echo $( ( cd / ) )\n"},
+  {"for newline do", true, "for x in a b c\ndo echo\ndone\n"},
   // realistic sbatch bodies
   {"torchrun via bash -c", true,
    "#!/bin/bash\n#SBATCH --nodes=2\nexport MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
@@ -197,10 +248,9 @@ TEST_P(BashDifferential, ParserAgreesWithBash) {
     details += code_id(d.code) + " [" + std::to_string(d.span.begin) + "," +
                std::to_string(d.span.end) + ") " + d.message + "\n";
   }
-  EXPECT_EQ(parser_accepts, snippet.valid)
-      << snippet.name << "\n"
-      << snippet.text << "\n"
-      << details << dump_ast(result.script);
+  EXPECT_EQ(parser_accepts, snippet.valid) << snippet.name << "\n"
+                                           << snippet.text << "\n"
+                                           << details << dump_ast(result.script);
   if (bash_available()) {
     EXPECT_EQ(bash_accepts(snippet.text), snippet.valid)
         << snippet.name << ": the table disagrees with bash -n";

@@ -29,8 +29,8 @@ class ShellDepth : public testing::TestWithParam<DeepCase> {};
 
 TEST_P(ShellDepth, TenThousandLevelsGiveNestingTooDeep) {
   const DeepCase& deep = GetParam();
-  std::string text = "echo start\n" + repeat(deep.open, 10000) + deep.middle +
-                     repeat(deep.close, 10000) + "\n";
+  std::string text =
+      "echo start\n" + repeat(deep.open, 10000) + deep.middle + repeat(deep.close, 10000) + "\n";
   ParseResult result = parse_script(text);
   EXPECT_FALSE(result.complete);
   ASSERT_FALSE(result.diagnostics.empty());
@@ -47,19 +47,18 @@ TEST_P(ShellDepth, WithinTheLimitParses) {
   EXPECT_TRUE(result.complete) << (result.diagnostics.empty() ? "" : result.diagnostics[0].message);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Constructs, ShellDepth,
-    testing::Values(DeepCase{"command_subst", "echo $(", "true", ")"},
-                    DeepCase{"quoted_subst", "echo \"$(", "true", ")\""},
-                    DeepCase{"if", "if true; then ", "echo", "; fi"},
-                    DeepCase{"subshell", "( ", "echo", " )"},
-                    DeepCase{"brace", "{ ", "echo", "; }"},
-                    DeepCase{"while", "while a; do ", "b", "; done"},
-                    DeepCase{"param_default", "echo ${X:-", "d", "}"},
-                    DeepCase{"process_subst", "cat <(", "true", ")"}),
-    [](const testing::TestParamInfo<DeepCase>& param_info) {
-      return std::string(param_info.param.name);
-    });
+INSTANTIATE_TEST_SUITE_P(Constructs, ShellDepth,
+                         testing::Values(DeepCase{"command_subst", "echo $(", "true", ")"},
+                                         DeepCase{"quoted_subst", "echo \"$(", "true", ")\""},
+                                         DeepCase{"if", "if true; then ", "echo", "; fi"},
+                                         DeepCase{"subshell", "( ", "echo", " )"},
+                                         DeepCase{"brace", "{ ", "echo", "; }"},
+                                         DeepCase{"while", "while a; do ", "b", "; done"},
+                                         DeepCase{"param_default", "echo ${X:-", "d", "}"},
+                                         DeepCase{"process_subst", "cat <(", "true", ")"}),
+                         [](const testing::TestParamInfo<DeepCase>& param_info) {
+                           return std::string(param_info.param.name);
+                         });
 
 TEST(ShellLimits, CustomDepthLimit) {
   ParseLimits limits;
@@ -105,7 +104,8 @@ TEST(ShellLimits, ThroughputOnTypicalScripts) {
       "export MASTER_PORT=$((10000 + SLURM_JOB_ID % 50000))\n"
       "module load cuda/12.1 # the toolkit\n"
       "if [ \"$SLURM_PROCID\" -eq 0 ]; then\n  echo \"head on $(hostname)\"\nfi\n"
-      "for i in $(seq 1 4); do\n  srun --nodes=1 -w \"${nodes[$i]}\" python task.py --id=$i &\ndone\n"
+      "for i in $(seq 1 4); do\n  srun --nodes=1 -w \"${nodes[$i]}\" python task.py --id=$i "
+      "&\ndone\n"
       "wait\n"
       "srun bash -c 'torchrun --nnodes=$SLURM_NNODES --node_rank=$SLURM_NODEID train.py'\n";
   const size_t lines_per_copy = 12;

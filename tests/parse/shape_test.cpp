@@ -112,8 +112,7 @@ TEST(ShellShape, ParamDefaultWordIsParsed) {
 }
 
 TEST(ShellShape, CommandSubstitutionIsParsedWithFileSpans) {
-  Parsed p(
-      "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n");
+  Parsed p("export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n");
   ASSERT_TRUE(p.result.complete) << p.dump();
   const ast::Command& c = p.command(0);
   ASSERT_EQ(c.words.size(), 2u);
@@ -214,9 +213,9 @@ TEST(ShellShape, Redirects) {
     const char* target;
     const char* span;
   };
-  const Expected expected[] = {{"", ">", "out", ">out"},       {"2", ">&", "1", "2>&1"},
-                               {"", "<", "in", "<in"},         {"2", ">>", "err", "2>>err"},
-                               {"", "&>", "all", "&>all"},     {"", "<<<", "\"$X\"", "<<<\"$X\""},
+  const Expected expected[] = {{"", ">", "out", ">out"},   {"2", ">&", "1", "2>&1"},
+                               {"", "<", "in", "<in"},     {"2", ">>", "err", "2>>err"},
+                               {"", "&>", "all", "&>all"}, {"", "<<<", "\"$X\"", "<<<\"$X\""},
                                {"3", "<&", "-", "3<&-"}};
   for (size_t i = 0; i < 7; ++i) {
     EXPECT_EQ(c.redirects[i].fd, expected[i].fd) << i;
@@ -248,8 +247,7 @@ TEST(ShellShape, HeredocBodiesAndParts) {
   EXPECT_TRUE(raw.heredoc_quoted);
   EXPECT_EQ(p.slice(raw.heredoc_body), "$not\n");
   EXPECT_TRUE(raw.heredoc_parts.empty());
-  const ast::Redirect& dash =
-      p.command(2).blocks.at(1).items.at(0).command.redirects.at(0);
+  const ast::Redirect& dash = p.command(2).blocks.at(1).items.at(0).command.redirects.at(0);
   EXPECT_EQ(dash.op, "<<-");
   EXPECT_EQ(p.slice(dash.heredoc_body), "\t\tindented $X\n");
   EXPECT_EQ(p.slice(p.command(3).span), "echo after");
@@ -355,8 +353,8 @@ TEST(ShellShape, BaseOffsetShiftsEverySpan) {
   std::string file = "srun bash -c 'torchrun --node_rank=$SLURM_NODEID train.py'\n";
   size_t open = file.find('\'') + 1;
   size_t close = file.rfind('\'');
-  ParseResult nested = parse_script(std::string_view(file).substr(open, close - open),
-                                    static_cast<uint32_t>(open));
+  ParseResult nested =
+      parse_script(std::string_view(file).substr(open, close - open), static_cast<uint32_t>(open));
   ASSERT_TRUE(nested.complete);
   const ast::Command& c = nested.script.body.items.at(0).command;
   const ast::WordPart& var = c.words.at(1).parts.at(1);
