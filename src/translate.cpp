@@ -15,6 +15,14 @@ void sort_by_position(Diagnostics& diagnostics) {
                    [](const Diagnostic& a, const Diagnostic& b) { return a.span.begin < b.span.begin; });
 }
 
+/// Text with NUL bytes is binary, and an empty file has no job: neither is
+/// translated (sbatch refuses both too).
+bool is_a_script(const Diagnostics& diagnostics) {
+  return std::none_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) {
+    return d.code == Code::nul_byte || d.code == Code::empty_script;
+  });
+}
+
 air::WorkloadOptions workload_options(const TranslateOptions& options) {
   return {options.accelerator_type, options.env_version, options.dependencies,
           options.requirements, options.experiment_name};
@@ -40,6 +48,10 @@ Translation translate(std::string file_name, std::string text, const TranslateOp
   // 1. Directives, exactly as sbatch reads them.
   t.scan = directives::scan_directives(*t.file);
   diagnostics = t.scan.diagnostics;
+  if (!is_a_script(diagnostics)) {
+    sort_by_position(diagnostics);
+    return t;  // binary or empty: nothing to translate, and nothing is written
+  }
   // 2. What they mean: typed options with provenance.
   t.job = slurm::build_job(t.scan, diagnostics);
   // 3. What each directive becomes on AI Runtime.

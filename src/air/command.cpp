@@ -591,11 +591,14 @@ class CommandMapper {
   // --- what runs where ----------------------------------------------------------
 
   void check_runs_on_every_node(const Site& site) {
+    if (site.program == "sbatch") {
+      report_submission(site);
+      return;
+    }
     if (is_slurm_client(site.program)) {
       report(Code::slurm_command_in_body, site.view, site.command->span,
              "`" + site.program + "` is a Slurm command and does not exist on AI Runtime",
-             site.program == "sbatch" ? "chain jobs as tasks of a bundle job"
-                                      : "remove it, or use the `databricks air` commands");
+             "remove it, or use the `databricks air` commands");
       return;
     }
     const slurm::Context& c = site.context;
@@ -606,6 +609,19 @@ class CommandMapper {
            "`" + site.program + "` ran once, on the first node, under Slurm; AI Runtime runs the "
                "command on all " + std::to_string(compute_.nodes) + " nodes",
            "guard it with `if [ \"$NODE_RANK\" = 0 ]; then ...; fi` if it must run once");
+  }
+
+  /// `sbatch` inside a script submits another job; a here-document fed to it
+  /// is that job's script, so the report covers it too.
+  void report_submission(const Site& site) {
+    Span span = site.command->span;
+    for (const auto& redirect : site.command->redirects) {
+      if (!redirect.heredoc_body.empty()) span.end = std::max(span.end, redirect.heredoc_body.end);
+    }
+    report(Code::slurm_command_in_body, site.view, span,
+           "`sbatch` submits another Slurm job, which does not exist on AI Runtime",
+           "translate the submitted script separately and chain the jobs as tasks of a bundle "
+           "job");
   }
 
   const SourceFile& file_;

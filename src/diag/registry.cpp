@@ -6,9 +6,16 @@
 namespace s2a {
 namespace {
 
+// sizeof keeps examples whole even when they contain a NUL byte.
 constexpr std::array kCodes = {
 #define S2A_DIAG(name, number, severity, title, positive, negative) \
-  CodeInfo{Code::name, #name, number, Severity::severity, title, positive, negative},
+  CodeInfo{Code::name,                                                  \
+           #name,                                                       \
+           number,                                                      \
+           Severity::severity,                                          \
+           title,                                                       \
+           std::string_view(positive, sizeof(positive) - 1),            \
+           std::string_view(negative, sizeof(negative) - 1)},
 #include "diag/codes.def"
 #undef S2A_DIAG
 };

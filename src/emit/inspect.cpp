@@ -22,7 +22,7 @@ void write_job(JsonWriter& json, const slurm::Job& job) {
   json.key("nodes_max");
   job.nodes ? json.value(job.nodes->value.max) : json.null();
   json.field("tasks", job.total_tasks());
-  json.field("tasks_per_node", job.tasks_per_node());
+  json.field("tasks_per_node", value_of(job.ntasks_per_node));  // as requested
   json.field("cpus_per_task", value_of(job.cpus_per_task));
   json.field("gpus_per_node", job.gpus_per_node());
   json.key("gpu_type");

@@ -18,9 +18,12 @@ bool yaml_plain_is_typed(const std::string& value) {
                            ".inf", "-.inf", "+.inf", ".nan"}) {
     if (lower == word) return true;
   }
+  // Numbers in any YAML 1.1 or 1.2 spelling: 12, -1.5, 1e3, 0x1F, 0o17, 1_000, 1:30.
   const size_t start = (lower[0] == '-' || lower[0] == '+') ? 1 : 0;
-  return start < lower.size() &&
-         (std::isdigit(static_cast<unsigned char>(lower[start])) || lower[start] == '.');
+  const std::string_view body = std::string_view(lower).substr(start);
+  const bool has_digit = body.find_first_of("0123456789") != std::string_view::npos;
+  return has_digit && body.find_first_not_of("0123456789._:eox+-abcdef") == std::string_view::npos &&
+         (std::isdigit(static_cast<unsigned char>(body[0])) || body[0] == '.');
 }
 
 namespace {

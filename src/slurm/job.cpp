@@ -90,11 +90,11 @@ std::optional<GpuRequest> read_gpus(const Job& job, Diagnostics& diagnostics) {
   if (const Option* o = find(job, "gres")) {
     if (auto request = gpu_request_from_gres(*o, diagnostics)) return request;
   }
-  if (const Option* o = find(job, "gpus-per-task")) {
-    return gpu_request_from_counts(*o, GpuScope::per_task, diagnostics);
-  }
   if (const Option* o = find(job, "gpus")) {
     return gpu_request_from_counts(*o, GpuScope::total, diagnostics);
+  }
+  if (const Option* o = find(job, "gpus-per-task")) {
+    return gpu_request_from_counts(*o, GpuScope::per_task, diagnostics);
   }
   if (const Option* o = find(job, "tres-per-task")) {
     auto tres = parse_value<std::vector<values::TresEntry>>(*o, values::parse_tres, diagnostics);
@@ -110,6 +110,69 @@ std::optional<GpuRequest> read_gpus(const Job& job, Diagnostics& diagnostics) {
     return GpuRequest{GpuScope::exclusive_node, 0, "", o};
   }
   return std::nullopt;
+}
+
+/// A keyword list check: the value (case-insensitive) must be one of `words`,
+/// or start with one when `prefix` is set (sbatch checks only the first letters
+/// of some options).
+values::Parsed<bool> one_of(std::string_view value, std::initializer_list<std::string_view> words,
+                            std::string_view what) {
+  const std::string lowered = lower(value);
+  for (std::string_view word : words) {
+    if (lowered == word) return {true, ""};
+  }
+  std::string list;
+  for (std::string_view word : words) list += (list.empty() ? "" : ", ") + std::string(word);
+  return {std::nullopt, "invalid " + std::string(what) + " \"" + std::string(value) +
+                            "\" (expected one of " + list + ")"};
+}
+
+/// Values of options the mapping does not read but sbatch validates: the
+/// script is rejected for them, so the report must say so.
+void validate_other_values(const Job& job, Diagnostics& diagnostics) {
+  auto check = [&](std::string_view name, auto parser) {
+    if (const Option* o = find(job, name); o != nullptr && o->value) {
+      (void)parse_value<std::decay_t<decltype(*parser(std::string_view()).value)>>(*o, parser,
+                                                                                  diagnostics);
+    }
+  };
+  check("time-min", values::parse_time);
+  check("signal", values::parse_signal);
+  check("tmp", values::parse_memory_mib);
+  check("cpus-per-gpu", values::parse_positive_int);
+  check("ntasks-per-gpu", values::parse_positive_int);
+  check("ntasks-per-socket", values::parse_positive_int);
+  check("ntasks-per-core", values::parse_positive_int);
+  check("export", values::parse_export);
+  check("exclusive", [](std::string_view v) {
+    return one_of(v, {"user", "mcs", "topo", "exclusive", "allocation", "oversubscribe"},
+                  "--exclusive mode");
+  });
+  check("requeue", [](std::string_view v) { return one_of(v, {"expedite"}, "--requeue mode"); });
+  check("kill-on-invalid-dep",
+        [](std::string_view v) { return one_of(v, {"yes", "no"}, "--kill-on-invalid-dep value"); });
+  check("hint", [](std::string_view v) {
+    return one_of(v, {"compute_bound", "memory_bound", "multithread", "nomultithread", "help"},
+                  "--hint");
+  });
+  check("open-mode", [](std::string_view v) {
+    const char first = v.empty() ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(v[0])));
+    return first == 'a' || first == 't'
+               ? values::Parsed<bool>{true, ""}
+               : values::Parsed<bool>{std::nullopt, "invalid --open-mode \"" + std::string(v) +
+                                                        "\" (expected append or truncate)"};
+  });
+  if (const Option* o = find(job, "gpus-per-socket"); o && !find(job, "sockets-per-node")) {
+    diagnostics.push_back({Code::invalid_option_value, o->span,
+                           "sbatch rejects --gpus-per-socket without --sockets-per-node",
+                           "add --sockets-per-node, or request GPUs per node"});
+  }
+  if (const Option* o = find(job, "gpus-per-task");
+      o && !find(job, "ntasks") && !find(job, "ntasks-per-node") && !find(job, "gpus")) {
+    diagnostics.push_back({Code::invalid_option_value, o->span,
+                           "sbatch rejects --gpus-per-task without a task count",
+                           "add --ntasks (or --ntasks-per-node with --nodes)"});
+  }
 }
 
 void report_overridden(const directives::ScanResult& scan, const Job& job,
@@ -185,6 +248,7 @@ Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
     job.requeue = Sourced<bool>{false, no_requeue};
   }
   job.gpus = read_gpus(job, diagnostics);
+  validate_other_values(job, diagnostics);
   return job;
 }
 

@@ -15,7 +15,8 @@ bool reports(const Translation& t, Code code) {
 TEST(RegistryExamples, PositiveExamplesTriggerTheirCode) {
   for (const CodeInfo& info : all_codes()) {
     if (info.code == Code::internal_error) continue;  // no script may trigger it
-    ASSERT_FALSE(info.positive.empty()) << info.name << " has no positive example";
+    EXPECT_FALSE(info.positive.empty()) << info.name << " has no positive example";
+    if (info.positive.empty()) continue;
     const Translation t = translate("example.sbatch", std::string(info.positive));
     EXPECT_TRUE(reports(t, info.code)) << code_id(info.code) << " " << info.name
                                        << " not reported for:\n" << info.positive;
@@ -24,7 +25,8 @@ TEST(RegistryExamples, PositiveExamplesTriggerTheirCode) {
 
 TEST(RegistryExamples, NegativeExamplesDoNotTriggerTheirCode) {
   for (const CodeInfo& info : all_codes()) {
-    ASSERT_FALSE(info.negative.empty()) << info.name << " has no negative example";
+    EXPECT_FALSE(info.negative.empty()) << info.name << " has no negative example";
+    if (info.negative.empty()) continue;
     const Translation t = translate("example.sbatch", std::string(info.negative));
     EXPECT_FALSE(reports(t, info.code)) << code_id(info.code) << " " << info.name
                                         << " reported for:\n" << info.negative;

@@ -70,8 +70,11 @@ TEST_P(Corpus, EveryLineThatLooksLikeADirectiveIsReadOrReported) {
     std::string upper(text);
     std::transform(upper.begin(), upper.end(), upper.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    // `#SBATCH --x`, `# SBATCH -N2`, `##sbatch --x`: a directive, maybe disabled.
     const size_t at = upper.find("SBATCH");
     if (at == std::string::npos || upper.find_first_not_of("# \t", first) != at) continue;
+    const size_t next = upper.find_first_not_of(" \t", at + 6);
+    if (next == std::string::npos || upper[next] != '-') continue;
     const Span span = t.file->line_span(line);
     const bool read = std::any_of(t.scan.directive_lines.begin(), t.scan.directive_lines.end(),
                                   [&](Span s) { return s.begin == span.begin; });
