@@ -38,7 +38,7 @@ struct TimeLimit {
 struct NodeCount {
   uint64_t min = 0;
   uint64_t max = 0;
-  std::vector<uint64_t> sizes;  // only for the list form
+  std::vector<uint64_t> sizes;  // only for the list form: sorted, each once (Slurm's bitmap)
 
   bool operator==(const NodeCount&) const = default;
 };
@@ -90,8 +90,11 @@ struct ArrayRange {
 };
 struct ArraySpec {
   std::vector<ArrayRange> ranges;
-  std::optional<uint64_t> max_running;   // from %P
-  [[nodiscard]] uint64_t count() const;  // number of indices
+  std::optional<uint64_t> max_running;  // from %P
+  // Number of distinct indices, computed without materialising ranges. Exact
+  // except for overlapping *stepped* ranges spanning more than 2^24 indices,
+  // where it returns the sum of the range sizes (an upper bound).
+  [[nodiscard]] uint64_t count() const;
   bool operator==(const ArraySpec&) const = default;
 };
 [[nodiscard]] Parsed<ArraySpec> parse_array(std::string_view text);

@@ -62,8 +62,8 @@ auto const export_list = x3::rule<class export_list_r, std::vector<std::string>>
 // Mail types
 // ---------------------------------------------------------------------------
 
-// Bit order of Slurm's MAIL_* flags, so the output order is fixed whatever
-// order the user wrote.
+// Slurm stores the types as bit flags, so the order written does not matter:
+// the output uses the order of the documented list (spec §2.13).
 constexpr std::array<std::string_view, 11> kMailTypes = {
     "BEGIN",      "END",           "FAIL",          "REQUEUE",       "INVALID_DEPEND", "STAGE_OUT",
     "TIME_LIMIT", "TIME_LIMIT_90", "TIME_LIMIT_80", "TIME_LIMIT_50", "ARRAY_TASKS"};

@@ -47,10 +47,19 @@ TEST(ValuesRobustness, RandomBytes) {
 }
 
 TEST(ValuesRobustness, MutatedValidValues) {
-  const std::vector<std::string> seeds = {
-      "1-00:00:00", "2-4",        "1-15:4",        "a100:8",          "gpu:a100:4,nvme:1",
-      "cpu=4,gres/gpu:a100=2",    "16GB",          "0-15:4%2",        "afterok:$jid:12_[1-3]+5",
-      "BEGIN,END",  "B:USR1@300", "ALL,A=\"x,y\"", "node[01-04,07],gpu-a[1-2]"};
+  const std::vector<std::string> seeds = {"1-00:00:00",
+                                          "2-4",
+                                          "1-15:4",
+                                          "a100:8",
+                                          "gpu:a100:4,nvme:1",
+                                          "cpu=4,gres/gpu:a100=2",
+                                          "16GB",
+                                          "0-15:4%2",
+                                          "afterok:$jid:12_[1-3]+5",
+                                          "BEGIN,END",
+                                          "B:USR1@300",
+                                          "ALL,A=\"x,y\"",
+                                          "node[01-04,07],gpu-a[1-2]"};
   const std::string alphabet = "0123456789-:,[]%@+_=$*?(){}/kKmMgGtTpPbB \t\"'\xff";
   std::mt19937 random(7);
   for (int round = 0; round < 3000; ++round) {
