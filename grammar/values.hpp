@@ -29,6 +29,8 @@ struct Parsed {
 struct TimeLimit {
   bool unlimited = false;  // UNLIMITED, INFINITE, -1, or a total of 0
   uint64_t minutes = 0;    // seconds rounded up
+
+  bool operator==(const TimeLimit&) const = default;
 };
 [[nodiscard]] Parsed<TimeLimit> parse_time(std::string_view text);
 
@@ -36,7 +38,9 @@ struct TimeLimit {
 struct NodeCount {
   uint64_t min = 0;
   uint64_t max = 0;
-  std::vector<uint64_t> sizes;  // only for the list form
+  std::vector<uint64_t> sizes;  // only for the list form: sorted, each once (Slurm's bitmap)
+
+  bool operator==(const NodeCount&) const = default;
 };
 [[nodiscard]] Parsed<NodeCount> parse_nodes(std::string_view text);
 
@@ -47,6 +51,8 @@ struct NodeCount {
 struct TypedCount {
   std::string type;  // empty when not given
   uint64_t count = 0;
+
+  bool operator==(const TypedCount&) const = default;
 };
 [[nodiscard]] Parsed<std::vector<TypedCount>> parse_gpu_counts(std::string_view text);
 
@@ -55,6 +61,8 @@ struct GresEntry {
   std::string name;  // "gpu", "nvme", ...
   std::string type;  // "a100", or empty
   uint64_t count = 1;
+
+  bool operator==(const GresEntry&) const = default;
 };
 [[nodiscard]] Parsed<std::vector<GresEntry>> parse_gres(std::string_view text);
 
@@ -64,6 +72,8 @@ struct TresEntry {
   std::string name;     // "gpu" for gres/gpu
   std::string subtype;  // "a100"
   uint64_t count = 0;
+
+  bool operator==(const TresEntry&) const = default;
 };
 [[nodiscard]] Parsed<std::vector<TresEntry>> parse_tres(std::string_view text);
 
@@ -75,11 +85,17 @@ struct ArrayRange {
   uint64_t first = 0;
   uint64_t last = 0;
   uint64_t step = 1;
+
+  bool operator==(const ArrayRange&) const = default;
 };
 struct ArraySpec {
   std::vector<ArrayRange> ranges;
-  std::optional<uint64_t> max_running;   // from %P
-  [[nodiscard]] uint64_t count() const;  // number of indices
+  std::optional<uint64_t> max_running;  // from %P
+  // Number of distinct indices, computed without materialising ranges. Exact
+  // except for overlapping *stepped* ranges spanning more than 2^24 indices,
+  // where it returns the sum of the range sizes (an upper bound).
+  [[nodiscard]] uint64_t count() const;
+  bool operator==(const ArraySpec&) const = default;
 };
 [[nodiscard]] Parsed<ArraySpec> parse_array(std::string_view text);
 
@@ -89,15 +105,21 @@ struct DependencyTarget {
   std::string task;  // array task ("3", "*", "[1-3]"), empty if none
   std::optional<uint64_t> plus_minutes;
   std::string state;  // "(state)" suffix as written, e.g. "failed"; empty if none
+
+  bool operator==(const DependencyTarget&) const = default;
 };
 struct DependencyItem {
   std::string type;  // after, afterany, afterok, afternotok, aftercorr,
                      // afterburstbuffer, expand, singleton (lower case)
   std::vector<DependencyTarget> targets;
+
+  bool operator==(const DependencyItem&) const = default;
 };
 struct Dependency {
   bool any = false;                   // joined with '?' instead of ','
   std::vector<DependencyItem> items;  // empty for "" or "0" (clears)
+
+  bool operator==(const Dependency&) const = default;
 };
 [[nodiscard]] Parsed<Dependency> parse_dependency(std::string_view text);
 
@@ -106,6 +128,8 @@ struct Dependency {
 struct MailTypes {
   std::vector<std::string> types;    // upper case, ALL expanded, NONE clears
   std::vector<std::string> unknown;  // ignored words (sbatch ignores them if one is valid)
+
+  bool operator==(const MailTypes&) const = default;
 };
 [[nodiscard]] Parsed<MailTypes> parse_mail_type(std::string_view text);
 
@@ -115,6 +139,8 @@ struct Signal {
   bool reservation = false;  // R:
   std::string name;          // canonical name without SIG ("USR1"), or the number
   uint32_t seconds = 60;
+
+  bool operator==(const Signal&) const = default;
 };
 [[nodiscard]] Parsed<Signal> parse_signal(std::string_view text);
 
@@ -125,8 +151,11 @@ struct ExportSpec {
   struct Item {
     std::string name;
     std::optional<std::string> value;
+    bool operator==(const Item&) const = default;
   };
   std::vector<Item> items;
+
+  bool operator==(const ExportSpec&) const = default;
 };
 [[nodiscard]] Parsed<ExportSpec> parse_export(std::string_view text);
 

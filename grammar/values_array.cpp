@@ -43,7 +43,7 @@ std::string array_error(std::string_view text, std::string_view why) {
 std::optional<uint64_t> array_index(const std::string& digits_text, std::string& error) {
   auto value = to_u64(digits_text);
   if (!value || *value > kMaxArrayIndex) {
-    error = "index " + digits_text + " is too large (at most 4294967294)";
+    error = "index " + clip(digits_text) + " is too large (at most 4294967294)";
     return std::nullopt;
   }
   return value;
@@ -58,13 +58,14 @@ std::string to_array_range(const NumberRange& token, ArrayRange& range) {
   if (token.hi) {
     auto last = array_index(*token.hi, error);
     if (!last) return error;
-    if (*last < *first) return "range " + token.lo + "-" + *token.hi + " ends before it starts";
+    if (*last < *first)
+      return "range " + clip(token.lo) + "-" + clip(*token.hi) + " ends before it starts";
     range.last = *last;
   }
   if (token.step) {
-    if (!token.hi) return "a step ':" + *token.step + "' needs a range N-M";
+    if (!token.hi) return "a step ':" + clip(*token.step) + "' needs a range N-M";
     auto step = to_u64(*token.step);
-    if (!step || *step > kMaxArrayIndex) return "step " + *token.step + " is too large";
+    if (!step || *step > kMaxArrayIndex) return "step " + clip(*token.step) + " is too large";
     if (*step == 0) return "the step must be positive";
     range.step = *step;
   }
@@ -74,6 +75,10 @@ std::string to_array_range(const NumberRange& token, ArrayRange& range) {
 std::string array_mismatch_reason(std::string_view text, size_t stop) {
   if (!text.empty() && text.front() == '-') return "indexes must not be negative";
   if (stop >= text.size()) return "the value ends too early";
+  if (stop + 1 == text.size() && (text[stop] == '-' || text[stop] == ':' || text[stop] == '%')) {
+    return std::string("a number is missing after '") + text[stop] + "'";
+  }
+  if (text[stop] == '%' && text.find('%') == stop) return "the limit after '%' must be a number";
   return "unexpected " + quoted_char_at(text, stop);
 }
 
@@ -95,7 +100,7 @@ Parsed<ArraySpec> parse_array_impl(std::string_view text) {
   if (ast.limit) {
     auto limit = to_u64(*ast.limit);
     if (!limit || *limit > kIntMax) {
-      return failure<ArraySpec>(array_error(text, "limit %" + *ast.limit + " is too large"));
+      return failure<ArraySpec>(array_error(text, "limit %" + clip(*ast.limit) + " is too large"));
     }
     spec.max_running = *limit;
   }

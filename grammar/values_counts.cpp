@@ -69,8 +69,10 @@ auto const positive_int = x3::rule<class positive_int_r, std::string>{"positive 
 // gpu_count  := [ type ":" ] number
 auto const gpu_type = x3::rule<class gpu_type_r, std::string>{"GPU type"} =
     +x3::char_("a-zA-Z0-9_.-");
+// The and-predicate enters the optional type only when "type:" is really
+// there, so a bare "8" is never half-read as a type and then given back.
 auto const gpu_count = x3::rule<class gpu_count_r, TypedCountAst>{"GPU count"} =
-    -(gpu_type >> ':') >> digits;
+    -(&(gpu_type >> ':') >> gpu_type >> ':') >> digits;
 auto const gpu_counts = x3::rule<class gpu_counts_r, std::vector<TypedCountAst>>{"GPU counts"} =
     gpu_count % ',';
 
@@ -126,7 +128,7 @@ std::string_view trim_trailing_space(std::string_view text) {
 std::optional<uint64_t> node_number(const std::string& digits_text, std::string& error) {
   auto value = to_u64(digits_text);
   if (!value || *value > kIntMax) {
-    error = digits_text + " is too large (at most 2147483647)";
+    error = clip(digits_text) + " is too large (at most 2147483647)";
     return std::nullopt;
   }
   return value;
@@ -139,7 +141,7 @@ std::optional<uint64_t> scaled_node_number(const ScaledNumber& n, std::string& e
   if (n.suffix) factor = (*n.suffix == 'k' || *n.suffix == 'K') ? 1024 : 1048576;
   const uint64_t scaled_value = *value * factor;  // < 2^31 * 2^20: no overflow
   if (scaled_value > kIntMax) {
-    error = n.number + std::string(1, *n.suffix) + " is too large (at most 2147483647)";
+    error = clip(n.number) + std::string(1, *n.suffix) + " is too large (at most 2147483647)";
     return std::nullopt;
   }
   return scaled_value;
@@ -166,7 +168,7 @@ Parsed<NodeCount> parse_node_list(std::string_view whole, std::string_view text)
       hi = *value;
     } else if (item.step) {
       return failure<NodeCount>(
-          node_error(whole, "a step ':" + *item.step + "' needs a range N-M"));
+          node_error(whole, "a step ':" + clip(*item.step) + "' needs a range N-M"));
     }
     if (item.step) {
       auto value = node_number(*item.step, error);
@@ -175,8 +177,8 @@ Parsed<NodeCount> parse_node_list(std::string_view whole, std::string_view text)
       step = *value;
     }
     if (hi < *lo) {
-      return failure<NodeCount>(
-          node_error(whole, "range " + item.lo + "-" + *item.hi + " ends before it starts"));
+      return failure<NodeCount>(node_error(
+          whole, "range " + clip(item.lo) + "-" + clip(*item.hi) + " ends before it starts"));
     }
     if (sizes.size() + (hi - *lo) / step + 1 > kMaxNodeSizes) {
       return failure<NodeCount>(node_error(whole, "the list names more than 100000 node counts"));
@@ -287,7 +289,7 @@ Parsed<std::vector<TypedCount>> parse_gpu_counts_impl(std::string_view text) {
     auto count = to_u64(item.count);
     if (!count || *count > kIntMax) {
       return failure<std::vector<TypedCount>>("invalid GPU count " + quoted(text) + ": " +
-                                              item.count + " is too large");
+                                              clip(item.count) + " is too large");
     }
     out.push_back(TypedCount{item.type.value_or(""), *count});
   }
@@ -333,18 +335,18 @@ std::string split_gres_pieces(const Pieces& pieces, GresEntry& entry) {
   entry.name = pieces.front();
   if (pieces.size() == 1) return "";
   const std::string& last = pieces.back();
-  if (last.empty()) return "the count after '" + entry.name + ":' is missing";
+  if (last.empty()) return "the count after '" + clip(entry.name) + ":' is missing";
   bool overflow = false;
   auto count = gres_count(last, overflow);
-  if (overflow) return last + " is too large";
+  if (overflow) return clip(last) + " is too large";
   if (count) {
     entry.count = *count;
     if (pieces.size() == 3) entry.type = pieces[1];
-    if (pieces.size() > 3) return "too many ':' in " + quoted(entry.name + ":...");
+    if (pieces.size() > 3) return "too many ':' after '" + clip(entry.name) + "'";
     if (pieces.size() == 3 && entry.type.empty()) return "the type between ':' is empty";
     return "";
   }
-  if (pieces.size() > 2) return "'" + last + "' is not a count";
+  if (pieces.size() > 2) return "'" + clip(last) + "' is not a count";
   entry.type = last;  // name:type means one of that type
   entry.count = 1;
   return "";
@@ -397,8 +399,8 @@ std::string split_tres_pieces(const Pieces& pieces, TresEntry& entry) {
     entry.count = gres.count;
     return "";
   }
-  if (pieces.size() == 1) return "the count for '" + head + "' is missing";
-  if (pieces.size() > 2) return "too many ':' or '=' after '" + head + "'";
+  if (pieces.size() == 1) return "the count for '" + clip(head) + "' is missing";
+  if (pieces.size() > 2) return "too many ':' or '=' after '" + clip(head) + "'";
   const std::string& count_text = pieces.back();
   if (entry.type == "mem") {
     Parsed<uint64_t> mib = parse_memory_mib(count_text);
@@ -408,8 +410,8 @@ std::string split_tres_pieces(const Pieces& pieces, TresEntry& entry) {
   }
   bool overflow = false;
   auto count = gres_count(count_text, overflow);
-  if (overflow) return count_text + " is too large";
-  if (!count) return "'" + count_text + "' is not a count";
+  if (overflow) return clip(count_text) + " is too large";
+  if (!count) return "'" + clip(count_text) + "' is not a count";
   entry.count = *count;
   return "";
 }

@@ -115,8 +115,8 @@ bool is_known_type(const std::string& lower) {
 std::string check_job_id(const std::string& job) {
   if (!is_digits(job)) return "";
   auto value = to_u64(job);
-  if (!value || *value > 0xffffffffULL) return "job id " + job + " is too large";
-  if (*value == 0) return "job id 0 is not valid";
+  if (!value || *value > 0xffffffffULL) return "job id " + clip(job) + " is too large";
+  if (*value == 0) return "job id " + clip(job) + " is not valid";
   return "";
 }
 
@@ -126,7 +126,7 @@ std::string to_target(const DepSpecAst& spec, DependencyTarget& target) {
   target.task = spec.task.value_or("");
   if (spec.plus) {
     auto minutes = to_u64(*spec.plus);
-    if (!minutes || *minutes > kIntMax) return "delay +" + *spec.plus + " is too large";
+    if (!minutes || *minutes > kIntMax) return "delay +" + clip(*spec.plus) + " is too large";
     target.plus_minutes = *minutes;
   }
   target.state = spec.state.value_or("");
@@ -142,9 +142,9 @@ std::string to_item(const DepItemAst& ast, DependencyItem& item) {
     item.type = type;
     return "";
   } else if (!is_known_type(type)) {
-    return "unknown dependency type '" + ast.word + "'";
+    return "unknown dependency type '" + clip(ast.word) + "'";
   } else if (ast.specs.empty()) {
-    return "'" + ast.word + "' needs at least one job id after ':'";
+    return "'" + clip(ast.word) + "' needs at least one job id after ':'";
   } else {
     item.type = type;
   }
@@ -156,10 +156,18 @@ std::string to_item(const DepItemAst& ast, DependencyItem& item) {
   return "";
 }
 
+// Where the parse stopped says what went wrong. A failed spec leaves the
+// position on the ':' or ',' before it, so the byte after that is the culprit.
 std::string dependency_mismatch_reason(std::string_view text, size_t stop) {
+  auto is_separator = [&](size_t at) {
+    return at >= text.size() || text[at] == ':' || text[at] == ',' || text[at] == '?';
+  };
   if (stop >= text.size()) return "the value ends too early";
-  if (text[stop] == ':' || text[stop] == ',' || text[stop] == '?') {
-    return "a job id or dependency is missing at offset " + std::to_string(stop + 1);
+  if (is_separator(stop)) {
+    if (stop == 0 || is_separator(stop + 1)) {
+      return "a job id or dependency is missing at offset " + std::to_string(stop + 1);
+    }
+    return "unexpected " + quoted_char_at(text, stop + 1);
   }
   return "unexpected " + quoted_char_at(text, stop);
 }

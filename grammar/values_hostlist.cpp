@@ -68,8 +68,10 @@ std::string expand_group(const HostGroup& group, size_t max_hosts, ExpandedGroup
     auto lo = to_u64(range.lo);
     auto hi = range.hi ? to_u64(*range.hi) : lo;
     if (!lo || !hi)
-      return "number too large in [" + range.lo + (range.hi ? "-" + *range.hi : "") + "]";
-    if (*hi < *lo) return "range " + range.lo + "-" + *range.hi + " ends before it starts";
+      return "number too large in [" + clip(range.lo) + (range.hi ? "-" + clip(*range.hi) : "") +
+             "]";
+    if (*hi < *lo)
+      return "range " + clip(range.lo) + "-" + clip(*range.hi) + " ends before it starts";
     const uint64_t size = *hi - *lo + 1;  // cannot overflow unless lo == 0 && hi == max
     if (size == 0 || size > max_hosts || out.count + size > max_hosts) {
       return "expands to more than " + std::to_string(max_hosts) + " hosts";

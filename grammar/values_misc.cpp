@@ -62,8 +62,8 @@ auto const export_list = x3::rule<class export_list_r, std::vector<std::string>>
 // Mail types
 // ---------------------------------------------------------------------------
 
-// Bit order of Slurm's MAIL_* flags, so the output order is fixed whatever
-// order the user wrote.
+// Slurm stores the types as bit flags, so the order written does not matter:
+// the output uses the order of the documented list (spec §2.13).
 constexpr std::array<std::string_view, 11> kMailTypes = {
     "BEGIN",      "END",           "FAIL",          "REQUEUE",       "INVALID_DEPEND", "STAGE_OUT",
     "TIME_LIMIT", "TIME_LIMIT_90", "TIME_LIMIT_80", "TIME_LIMIT_50", "ARRAY_TASKS"};
@@ -133,7 +133,7 @@ std::optional<std::string> canonical_signal(const std::string& written, std::str
   if (is_digits(written)) {
     auto number = to_u64(written);
     if (!number || *number < 1 || *number > 65535) {
-      error = "signal number " + written + " is out of range (1-65535)";
+      error = "signal number " + clip(written) + " is out of range (1-65535)";
       return std::nullopt;
     }
     return std::to_string(*number);
@@ -143,7 +143,7 @@ std::optional<std::string> canonical_signal(const std::string& written, std::str
   if (std::find(kSignalNames.begin(), kSignalNames.end(), upper) != kSignalNames.end()) {
     return upper;
   }
-  error = "unknown signal name '" + written +
+  error = "unknown signal name '" + clip(written) +
           "' (known: HUP INT QUIT ABRT KILL ALRM TERM CHLD USR1 USR2 PIPE URG CONT STOP TSTP "
           "TTIN TTOU XCPU; use the number for others)";
   return std::nullopt;
@@ -153,9 +153,9 @@ Parsed<Signal> parse_signal_impl(std::string_view text) {
   SignalAst ast;
   const Outcome outcome = parse_whole(text, signal_spec, ast);
   if (!outcome.matched) {
-    std::string why = outcome.stop >= text.size()
-                          ? "the signal or the seconds are missing"
-                          : "unexpected " + quoted_char_at(text, outcome.stop);
+    const bool ends_early = text.empty() || text.back() == ':' || text.back() == '@';
+    std::string why = ends_early ? "the signal or the seconds are missing"
+                                 : "unexpected " + quoted_char_at(text, outcome.stop);
     return failure<Signal>(signal_error(text, why));
   }
   Signal out;
@@ -174,7 +174,8 @@ Parsed<Signal> parse_signal_impl(std::string_view text) {
   if (ast.seconds) {
     auto seconds = to_u64(*ast.seconds);
     if (!seconds || *seconds > 65535) {
-      return failure<Signal>(signal_error(text, "@" + *ast.seconds + " is out of range (0-65535)"));
+      return failure<Signal>(
+          signal_error(text, "@" + clip(*ast.seconds) + " is out of range (0-65535)"));
     }
     out.seconds = static_cast<uint32_t>(*seconds);
   }

@@ -99,7 +99,7 @@ Parsed<TimeLimit> parse_time_impl(std::string_view text) {
   for (const std::string& field : fields) {
     auto number = to_u64(field);
     if (!number || *number > kIntMax) {
-      return failure<TimeLimit>(time_error(text, field + " is too large"));
+      return failure<TimeLimit>(time_error(text, clip(field) + " is too large"));
     }
     numbers.push_back(*number);
   }

@@ -89,6 +89,15 @@ inline std::string quoted(std::string_view text) {
   return out;
 }
 
+// A piece of the input inside a message: escaped like quoted(), cut at 40 bytes.
+inline std::string clip(std::string_view text) {
+  constexpr size_t kMaxShown = 40;
+  std::string shown = quoted(text.substr(0, kMaxShown));
+  shown = shown.substr(1, shown.size() - 2);
+  if (text.size() > kMaxShown) shown += "...";
+  return shown;
+}
+
 // The character at `offset` quoted for "unexpected ..." messages.
 inline std::string quoted_char_at(std::string_view text, size_t offset) {
   if (offset >= text.size()) return "end of value";
