@@ -38,8 +38,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ValueCase{"#SBATCH -N2\n", "nodes", "2"}, ValueCase{"#SBATCH -N 2\n", "nodes", "2"},
         ValueCase{"#SBATCH --nodes 2\n", "nodes", "2"},
-        ValueCase{"#SBATCH --nodes=2\n", "nodes", "2"},
-        ValueCase{"#SBATCH--time=5\n", "time", "5"},
+        ValueCase{"#SBATCH --nodes=2\n", "nodes", "2"}, ValueCase{"#SBATCH--time=5\n", "time", "5"},
         ValueCase{"#SBATCH --part=gpu\n", "partition", "gpu"},
         ValueCase{"#SBATCH --job=x\n", "job-name", "x"},
         ValueCase{"#SBATCH --time=10 # ten minutes\n", "time", "10"},
@@ -47,8 +46,8 @@ INSTANTIATE_TEST_SUITE_P(
         ValueCase{"#SBATCH --job-name=foo\"bar baz\"qux\n", "job-name", "foobar bazqux"},
         ValueCase{"#SBATCH --container-image nvcr.io\\#nvidia/pytorch:24.01-py3\n",
                   "container-image", "nvcr.io#nvidia/pytorch:24.01-py3"},
-        ValueCase{"#SBATCH --container-image nvcr.io#nvidia/pytorch:24.01-py3\n",
-                  "container-image", "nvcr.io"},
+        ValueCase{"#SBATCH --container-image nvcr.io#nvidia/pytorch:24.01-py3\n", "container-image",
+                  "nvcr.io"},
         ValueCase{"#SBATCH --output=$HOME/logs/%j.out\n", "output", "$HOME/logs/%j.out"},
         ValueCase{"#SBATCH # -N 4\n", "nodes", "<unset>"},
         ValueCase{"#SBATCH -N 2\n\n# a comment\n   \n#SBATCH -N 4\n", "nodes", "4"},
@@ -56,8 +55,7 @@ INSTANTIATE_TEST_SUITE_P(
         ValueCase{"#SBATCH --export=ALL\n#SBATCH --export=NONE\n", "export", "NONE"},
         ValueCase{"#SBATCH --tasks-per-node=4\n#SBATCH --ntasks-per-node=8\n", "ntasks-per-node",
                   "8"},
-        ValueCase{"#SBATCH -N 2 -N 3\n", "nodes", "3"},
-        ValueCase{"#SLURM -N 5\n", "nodes", "5"},
+        ValueCase{"#SBATCH -N 2 -N 3\n", "nodes", "3"}, ValueCase{"#SLURM -N 5\n", "nodes", "5"},
         ValueCase{"  #SBATCH -N 2\n", "nodes", "<unset>"},
         ValueCase{"# SBATCH -N 2\n", "nodes", "<unset>"},
         ValueCase{"##SBATCH -N 2\n", "nodes", "<unset>"},
@@ -108,8 +106,7 @@ TEST(Scan, DirectivesInsideAHeredocAreNotReported) {
 }
 
 TEST(Scan, TabStrippedHeredoc) {
-  const ScanResult result =
-      scan(script("", "cat <<-END\n\t#SBATCH -N 8\n\tEND\n#SBATCH -N 2\n"));
+  const ScanResult result = scan(script("", "cat <<-END\n\t#SBATCH -N 8\n\tEND\n#SBATCH -N 2\n"));
   EXPECT_EQ(count_code(result.diagnostics, Code::directive_after_command), 1u);
 }
 
@@ -131,7 +128,8 @@ class MeantAsDirective : public ::testing::TestWithParam<CommentCase> {};
 TEST_P(MeantAsDirective, GetsOneWarning) {
   const std::string line = GetParam().line;
   const ScanResult result = scan(script(line + "\n"));
-  ASSERT_EQ(result.diagnostics.size(), 1u) << line << ": " << ::testing::PrintToString(code_names(result.diagnostics));
+  ASSERT_EQ(result.diagnostics.size(), 1u)
+      << line << ": " << ::testing::PrintToString(code_names(result.diagnostics));
   const Diagnostic& d = result.diagnostics[0];
   EXPECT_EQ(d.code, GetParam().code) << line;
   EXPECT_EQ(d.message, GetParam().message);
@@ -176,9 +174,9 @@ INSTANTIATE_TEST_SUITE_P(
                     "comment"}));
 
 TEST(Scan, OrdinaryCommentsAreQuiet) {
-  for (const char* line : {"# Batch settings", "# SBATCH options below", "#BATCH of jobs",
-                           "## run on 2 nodes", "#--------", "#!/not/a/shebang", "#",
-                           "# SBATCH", "#SPATCH is a word"}) {
+  for (const char* line :
+       {"# Batch settings", "# SBATCH options below", "#BATCH of jobs", "## run on 2 nodes",
+        "#--------", "#!/not/a/shebang", "#", "# SBATCH", "#SPATCH is a word"}) {
     const ScanResult result = scan(script(std::string(line) + "\n"));
     EXPECT_TRUE(result.diagnostics.empty())
         << line << ": " << ::testing::PrintToString(code_names(result.diagnostics));
@@ -389,9 +387,9 @@ TEST(Scan, EarlyPassOptionsHaveNoEffect) {
 }
 
 TEST(Scan, PyxisOptionsWarn) {
-  const ScanResult result = scan(script(
-      "#SBATCH --container-image=nvcr.io\\#nvidia/pytorch:24.01-py3\n#SBATCH "
-      "--container-mounts=/data:/data --no-container-mount-home\n"));
+  const ScanResult result =
+      scan(script("#SBATCH --container-image=nvcr.io\\#nvidia/pytorch:24.01-py3\n#SBATCH "
+                  "--container-mounts=/data:/data --no-container-mount-home\n"));
   EXPECT_EQ(count_code(result.diagnostics, Code::plugin_option), 3u);
   EXPECT_EQ(result.diagnostics[0].message,
             "`--container-image` comes from the pyxis SPANK plugin; Slurm without that plugin "
@@ -436,8 +434,7 @@ TEST_P(Exclusive, IsReported) {
   EXPECT_EQ(count_code(result.diagnostics, Code::exclusive_options), GetParam().count)
       << GetParam().directives;
   if (GetParam().count > 0) {
-    EXPECT_EQ(find_code(result.diagnostics, Code::exclusive_options)->message,
-              GetParam().message);
+    EXPECT_EQ(find_code(result.diagnostics, Code::exclusive_options)->message, GetParam().message);
     EXPECT_TRUE(result.fatal);
   }
 }
@@ -463,8 +460,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "`--gpus-per-node=8` conflicts with `--gres=gres/gpu:2`: sbatch and srun "
                       "refuse them together (\"--gpus-per-node and --gres=gpu are mutually "
                       "exclusive.\")"},
-        ExclusiveCase{"#SBATCH --gres=gpu:2\n#SBATCH --gres=nvme:1\n#SBATCH --gpus-per-node=8\n",
-                      0, ""},
+        ExclusiveCase{"#SBATCH --gres=gpu:2\n#SBATCH --gres=nvme:1\n#SBATCH --gpus-per-node=8\n", 0,
+                      ""},
         ExclusiveCase{"#SBATCH --exclusive -s\n", 1,
                       "`-s` conflicts with `--exclusive`: sbatch and srun refuse them together "
                       "(\"--exclusive and --oversubscribe options are mutually exclusive\")"},
@@ -566,8 +563,8 @@ TEST(FileChecks, InvalidUtf8IsAWarning) {
   ASSERT_EQ(code_names(result.diagnostics), (std::vector<std::string>{"invalid_utf8"}));
   EXPECT_EQ(result.diagnostics[0].span, (Span{17, 18}));
   EXPECT_FALSE(result.fatal);
-  for (const char* ok : {"#!/bin/bash\n# caf\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x9A\x80\n",
-                         "#!/bin/bash\n"}) {
+  for (const char* ok :
+       {"#!/bin/bash\n# caf\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x9A\x80\n", "#!/bin/bash\n"}) {
     EXPECT_TRUE(scan(ok).diagnostics.empty());
   }
   for (const char* bad : {"#!/bin/bash\n\xC0\xAF\n", "#!/bin/bash\n\xED\xA0\x80\n",
@@ -612,6 +609,19 @@ TEST(Scan, LargeFileIsScannedCompletely) {
   EXPECT_EQ(result.options.size(), 40000u);
   EXPECT_EQ(final_value(result, "comment"), "c19999");
   EXPECT_TRUE(result.diagnostics.empty());
+}
+
+}  // namespace
+}  // namespace s2a::directives
+
+namespace s2a::directives {
+namespace {
+
+TEST(Scan, DoubleDashThenOptionsStillReadForRecovery) {
+  const ScanResult result =
+      scan_directives(SourceFile("job.sh", testing::script("#SBATCH -- -N 2\n")));
+  EXPECT_EQ(testing::final_value(result, "nodes"), "2");
+  EXPECT_TRUE(result.fatal);
 }
 
 }  // namespace
