@@ -466,7 +466,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "`-s` conflicts with `--exclusive`: sbatch and srun refuse them together "
                       "(\"--exclusive and --oversubscribe options are mutually exclusive\")"},
         ExclusiveCase{"#SBATCH -c 8 --cpus-per-gpu=4\n", 1,
-                      "`--cpus-per-gpu=4` conflicts with `-c=8`: sbatch and srun refuse them "
+                      "`--cpus-per-gpu=4` conflicts with `-c 8`: sbatch and srun refuse them "
                       "together (\"--cpus-per-task, --tres-per-task=cpu:#, and --cpus-per-gpu "
                       "are mutually exclusive\")"},
         ExclusiveCase{"#SBATCH --tres-per-task=cpu=4 --cpus-per-gpu=4\n", 1,
