@@ -35,7 +35,7 @@ struct OptionSpec {
   ArgKind arg = ArgKind::required;
   OptionOrigin origin = OptionOrigin::slurm;
   std::string_view alias_of = {};     // "ntasks-per-node" for "tasks-per-node"
-  std::string_view plugin = {};       // origin plugin: "pyxis 0.x SPANK plugin"
+  std::string_view plugin = {};       // plugin options: "pyxis", "shifter", ...
   std::string_view replacement = {};  // removed options: what to write instead ("--chdir")
   std::string_view removed_in = {};   // removed options: Slurm release that dropped it
 

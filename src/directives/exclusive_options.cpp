@@ -44,7 +44,10 @@ bool contains_icase(std::string_view text, std::string_view needle) {
 
 std::string shown(const Option& option) {
   std::string text = option.spelling;
-  if (option.value) text += "=" + detail::excerpt(*option.value, 40);
+  if (option.value) {
+    text += option.spelling.starts_with("--") ? "=" : " ";
+    text += detail::excerpt(*option.value, 40);
+  }
   return text;
 }
 

@@ -381,11 +381,19 @@ class Scanner {
   /// line of stray words; returns where option parsing resumes.
   size_t report_stray_words(const Component& component, size_t stray, size_t options_before) {
     const std::vector<Word>& words = component.words;
+    if (stray > 0 && words[stray - 1].text == "--") {
+      // getopt stopped at `--`; sbatch rejects the next word, we read on from it.
+      result_.diagnostics.push_back(
+          {Code::invalid_directive, words[stray].span,
+           "sbatch refuses the script: `" + detail::excerpt(words[stray].text) +
+               "` is not an option (\"Invalid directive found in batch script\")",
+           "`--` ends option parsing, so every word after it is rejected; remove the `--`"});
+      return stray;
+    }
     size_t end = stray;
     while (end < words.size() && !(words[end].text.size() >= 2 && words[end].text[0] == '-')) {
       ++end;
     }
-    if (end == stray) ++end;  // a `--` that ended option parsing early
     for (size_t k = stray; k < end;) {
       size_t line_end = k;
       while (line_end < end && component.origins[line_end].line == component.origins[k].line) {

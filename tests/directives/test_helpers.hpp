@@ -39,8 +39,7 @@ inline std::vector<std::string> code_names(const Diagnostics& diagnostics) {
 }
 
 /// The final (non-overridden) value of `name` in component 0, or "<unset>".
-inline std::string final_value(const ScanResult& result, std::string_view name,
-                               int component = 0) {
+inline std::string final_value(const ScanResult& result, std::string_view name, int component = 0) {
   for (const Option& option : result.options) {
     if (option.component == component && option.name() == name && !option.overridden) {
       return option.value.value_or("<flag>");
@@ -49,7 +48,8 @@ inline std::string final_value(const ScanResult& result, std::string_view name,
   return "<unset>";
 }
 
-inline std::string script(std::string_view directives, std::string_view body = "python train.py\n") {
+inline std::string script(std::string_view directives,
+                          std::string_view body = "python train.py\n") {
   return "#!/bin/bash\n" + std::string(directives) + std::string(body);
 }
 

@@ -29,28 +29,25 @@ TEST_P(TokenizeTest, SplitsLikeGetArgument) {
 
 INSTANTIATE_TEST_SUITE_P(
     Spec, TokenizeTest,
-    ::testing::Values(
-        TokenCase{" -N 2 --ntasks-per-node=8 -t 1:00:00", {"-N", "2", "--ntasks-per-node=8", "-t", "1:00:00"}},
-        TokenCase{" --time=10 # ten minutes", {"--time=10"}},
-        TokenCase{" --comment=foo#bar", {"--comment=foo"}},
-        TokenCase{" --comment=foo#bar -N 2", {"--comment=foo"}},
-        TokenCase{" # -N 4", {}},
-        TokenCase{" --container-image nvcr.io\\#nvidia/pytorch:24.01-py3",
-                  {"--container-image", "nvcr.io#nvidia/pytorch:24.01-py3"}},
-        TokenCase{" --job-name=foo\"bar baz\"qux", {"--job-name=foobar bazqux"}},
-        TokenCase{" --comment='a # b'", {"--comment=a # b"}},
-        TokenCase{" --comment=\"it's\"", {"--comment=it's"}},
-        TokenCase{" -o a\\ b.out", {"-o", "a b.out"}},
-        TokenCase{" --wrap=\"echo \\\"hi\\\"\"", {"--wrap=echo \"hi\""}},
-        TokenCase{" --export=ALL,\"A=1,2\"", {"--export=ALL,A=1,2"}},
-        TokenCase{" --export='\"A=1,2\"'", {"--export=\"A=1,2\""}},
-        TokenCase{" --output=$HOME/x_%j.out", {"--output=$HOME/x_%j.out"}},
-        TokenCase{"--time=5", {"--time=5"}},
-        TokenCase{"\t-N\t2\t", {"-N", "2"}},
-        TokenCase{" a\\", {"a"}},
-        TokenCase{" a\\\tb", {"a", "b"}},
-        TokenCase{"", {}},
-        TokenCase{"   ", {}}));
+    ::testing::Values(TokenCase{" -N 2 --ntasks-per-node=8 -t 1:00:00",
+                                {"-N", "2", "--ntasks-per-node=8", "-t", "1:00:00"}},
+                      TokenCase{" --time=10 # ten minutes", {"--time=10"}},
+                      TokenCase{" --comment=foo#bar", {"--comment=foo"}},
+                      TokenCase{" --comment=foo#bar -N 2", {"--comment=foo"}},
+                      TokenCase{" # -N 4", {}},
+                      TokenCase{" --container-image nvcr.io\\#nvidia/pytorch:24.01-py3",
+                                {"--container-image", "nvcr.io#nvidia/pytorch:24.01-py3"}},
+                      TokenCase{" --job-name=foo\"bar baz\"qux", {"--job-name=foobar bazqux"}},
+                      TokenCase{" --comment='a # b'", {"--comment=a # b"}},
+                      TokenCase{" --comment=\"it's\"", {"--comment=it's"}},
+                      TokenCase{" -o a\\ b.out", {"-o", "a b.out"}},
+                      TokenCase{" --wrap=\"echo \\\"hi\\\"\"", {"--wrap=echo \"hi\""}},
+                      TokenCase{" --export=ALL,\"A=1,2\"", {"--export=ALL,A=1,2"}},
+                      TokenCase{" --export='\"A=1,2\"'", {"--export=\"A=1,2\""}},
+                      TokenCase{" --output=$HOME/x_%j.out", {"--output=$HOME/x_%j.out"}},
+                      TokenCase{"--time=5", {"--time=5"}}, TokenCase{"\t-N\t2\t", {"-N", "2"}},
+                      TokenCase{" a\\", {"a"}}, TokenCase{" a\\\tb", {"a", "b"}}, TokenCase{"", {}},
+                      TokenCase{"   ", {}}));
 
 TEST(Tokenize, SpansCoverTheWordAsWritten) {
   Diagnostics diagnostics;
@@ -61,7 +58,7 @@ TEST(Tokenize, SpansCoverTheWordAsWritten) {
   EXPECT_EQ(words[1].span, (Span{104, 119}));
   EXPECT_EQ(words[1].text, "foobar bazqux");
   EXPECT_EQ(words[1].source_offset(0), 104u);
-  EXPECT_EQ(words[1].source_offset(3), 108u);  // `b` after the opening quote
+  EXPECT_EQ(words[1].source_offset(3), 108u);   // `b` after the opening quote
   EXPECT_EQ(words[1].source_offset(10), 116u);  // `q` after the closing quote
   EXPECT_EQ(words[1].source_offset(13), 119u);  // end
   EXPECT_EQ(words[2].span, (Span{121, 124}));
