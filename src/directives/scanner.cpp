@@ -388,7 +388,13 @@ class Scanner {
            "sbatch refuses the script: `" + detail::excerpt(words[stray].text) +
                "` is not an option (\"Invalid directive found in batch script\")",
            "`--` ends option parsing, so every word after it is rejected; remove the `--`"});
-      return stray;
+      // Read on from the next option word (which may be this one); the words
+      // before it go with this error. Returns past any non-option word, so the
+      // caller always moves forward.
+      auto is_option = [](const Word& w) { return w.text.size() >= 2 && w.text[0] == '-'; };
+      size_t next = stray;
+      while (next < words.size() && !is_option(words[next])) ++next;
+      return next;
     }
     size_t end = stray;
     while (end < words.size() && !(words[end].text.size() >= 2 && words[end].text[0] == '-')) {

@@ -626,3 +626,19 @@ TEST(Scan, DoubleDashThenOptionsStillReadForRecovery) {
 
 }  // namespace
 }  // namespace s2a::directives
+
+namespace s2a::directives {
+namespace {
+
+// Found by the conformance variants: `--` followed by a word looped forever.
+TEST(Scan, WordAfterDoubleDashIsRejectedOnceAndScanningEnds) {
+  const ScanResult result =
+      scan_directives(SourceFile("job.sh", "#!/bin/bash\n#SBATCH -N 2 -- foo bar\nsrun hostname\n"));
+  EXPECT_EQ(testing::count_code(result.diagnostics, Code::invalid_directive), 1u);
+  EXPECT_TRUE(result.fatal);
+  ASSERT_EQ(result.options.size(), 1u);
+  EXPECT_EQ(result.options[0].value, "2");
+}
+
+}  // namespace
+}  // namespace s2a::directives
