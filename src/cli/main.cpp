@@ -6,92 +6,29 @@
 // YAML goes to stdout or -o, the report to stderr or --report-file.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "diag/catalog.hpp"
 #include "emit/inspect.hpp"
 #include "emit/report.hpp"
+#include "io/files.hpp"
 #include "translate.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using s2a::Translation;
 
 constexpr int kExitClean = 0;
 constexpr int kExitFindings = 1;
 constexpr int kExitFailed = 2;
 constexpr int kExitUsage = 3;
-constexpr uintmax_t kMaxInputBytes = 256u << 20;  // far above any real job script
-
-struct InputError {
-  std::string message;
-};
-
-/// Reads a script, refusing what is not a regular file: a FIFO would block
-/// and a directory has no bytes to translate.
-std::string read_input(const std::string& path) {
-  if (path == "-") {
-    std::ostringstream buffer;
-    buffer << std::cin.rdbuf();
-    return buffer.str();
-  }
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);
-  if (error || !fs::exists(status)) throw InputError{path + ": no such file"};
-  if (fs::is_directory(status)) {
-    throw InputError{path + ": is a directory (use `slurm2air batch` for trees of scripts)"};
-  }
-  if (!fs::is_regular_file(status)) throw InputError{path + ": not a regular file"};
-  if (fs::file_size(path, error) > kMaxInputBytes) {
-    throw InputError{path + ": larger than 256 MiB; sbatch itself refuses scripts this large"};
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError{path + ": cannot be read (permission denied?)"};
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw InputError{path + ": read error"};
-  return buffer.str();
-}
-
-/// Writes a file whole or not at all: a temporary file in the same directory,
-/// then rename(2).
-void write_atomically(const std::string& path, const std::string& content) {
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = mkstemp(temp.data());
-  if (fd < 0) throw InputError{path + ": cannot be written (" + std::strerror(errno) + ")"};
-  size_t written = 0;
-  while (written < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
-    if (n <= 0) {
-      ::close(fd);
-      ::unlink(temp.c_str());
-      throw InputError{path + ": write failed (" + std::strerror(errno) + ")"};
-    }
-    written += static_cast<size_t>(n);
-  }
-  ::fchmod(fd, 0644);
-  if (::close(fd) != 0 || std::rename(temp.c_str(), path.c_str()) != 0) {
-    ::unlink(temp.c_str());
-    throw InputError{path + ": cannot be written (" + std::strerror(errno) + ")"};
-  }
-}
-
 void write_output(const std::string& path, const std::string& content) {
   if (path.empty() || path == "-") {
     std::cout << content << std::flush;
   } else {
-    write_atomically(path, content);
+    s2a::io::write_atomically(path, content);
   }
 }
 
@@ -134,7 +71,7 @@ Translation run_translate(const ConvertArgs& args) {
   s2a::TranslateOptions options = args.translate;
   options.provenance_comments = !args.no_comments;
   spdlog::debug("translating {}", name);
-  return s2a::translate(std::move(name), read_input(args.input), options);
+  return s2a::translate(std::move(name), s2a::io::read_script(args.input), options);
 }
 
 std::string render_report(const Translation& t, const std::string& format, int exit_code) {
@@ -150,7 +87,7 @@ int convert(const ConvertArgs& args) {
   if (args.report_file.empty()) {
     std::cerr << report;
   } else {
-    write_atomically(args.report_file, report);
+    s2a::io::write_atomically(args.report_file, report);
   }
   if (t.workload) write_output(args.output, t.yaml);
   return code;
@@ -228,8 +165,8 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     return convert(args);
-  } catch (const InputError& error) {
-    std::cerr << "slurm2air: error: " << error.message << "\n";
+  } catch (const s2a::io::FileError& error) {
+    std::cerr << "slurm2air: error: " << error.what() << "\n";
     return kExitFailed;
   } catch (const std::exception& error) {
     std::cerr << "slurm2air: internal error: " << error.what() << "\n";

@@ -12,7 +12,9 @@ std::string_view band_title(uint16_t number) {
   if (number < 3000) return "Directive values and semantics (S2A21xx)";
   if (number < 4000) return "Mapping to AI Runtime (S2A3xxx)";
   if (number < 5000) return "Launchers and where commands run (S2A4xxx)";
-  return "Secrets (S2A5xxx)";
+  if (number < 6000) return "Environment, containers and secrets (S2A5xxx)";
+  if (number < 7000) return "Workflows and bundles (S2A6xxx)";
+  return "Batch conversion and review (S2A7xxx)";
 }
 
 void append_example(std::string& out, const char* label, std::string_view script) {

@@ -83,8 +83,8 @@ TEST_P(Corpus, EveryLineThatLooksLikeADirectiveIsReadOrReported) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scripts, Corpus, ::testing::ValuesIn(corpus_files()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string name = param.param;
                            for (char& c : name) {
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            }
@@ -129,7 +129,9 @@ TEST(Corpus, JobModelAgreesWithTheHandWrittenReading) {
       EXPECT_EQ(per_node, job.gpus ? or_dash(job.gpus_per_node()) : "0");
       EXPECT_EQ(total, job.gpus ? or_dash(job.total_gpus()) : "0");
     }
-    if (type_from == "request") EXPECT_EQ(type, job.gpu_type());
+    if (type_from == "request") {
+      EXPECT_EQ(type, job.gpu_type());
+    }
     const std::string time = job.time && !job.time->value.unlimited
                                  ? std::to_string(job.time->value.minutes)
                                  : "-";
