@@ -148,6 +148,11 @@ class CommandMapper {
     for (const Site& site : body_.sites) unwrap_nested_script(site);
     const slurm::TextView& top = body_.views[0];
     std::string text = dedent(apply_edits(top.text, top.window, edits_[0]));
+    // sbatch refuses CRLF scripts (reported by the scanner); the translation
+    // keeps the user's intent: Unix line ends.
+    for (size_t at = text.find("\r\n"); at != std::string::npos; at = text.find("\r\n", at)) {
+      text.erase(at, 1);
+    }
     result_.command = "cd \"$CODE_SOURCE_PATH\"\n" + text;
     return std::move(result_);
   }

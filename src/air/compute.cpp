@@ -99,7 +99,8 @@ Compute map_compute(const slurm::Job& job, const std::optional<std::string>& for
                            "set a fixed --nodes, or change num_accelerators with --override"});
   }
 
-  const ModelChoice model = gpu_model(job);
+  // Without a GPU request the smallest shape is used (S2A3001).
+  const ModelChoice model = job.gpus ? gpu_model(job) : ModelChoice{"a10", nullptr};
   std::optional<uint64_t> per_node = job.gpus_per_node();
   if (!job.gpus) {
     diagnostics.push_back({Code::no_gpu_request, {},

@@ -114,6 +114,14 @@ std::string option_text(const directives::Option& option) {
   return option.value ? option.spelling + "=" + *option.value : option.spelling;
 }
 
+/// An option sbatch rejects was already reported as an error where it was
+/// read; a second "not mapped" line for it would only repeat that.
+bool already_rejected(const directives::Option& option, const Diagnostics& diagnostics) {
+  return std::any_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
+    return d.severity() == Severity::error && d.span.begin == option.span.begin;
+  });
+}
+
 }  // namespace
 
 bool policy_table_is_sorted() {
@@ -128,6 +136,10 @@ std::vector<DirectiveOutcome> apply_directive_policy(const directives::ScanResul
     // Earlier occurrences and later het-job components were reported when the
     // job was built; sbatch-only options (--help, plugins) by the scanner.
     if (option.overridden || option.component != 0) {
+      outcomes.push_back({&option, DirectiveStatus::reported});
+      continue;
+    }
+    if (already_rejected(option, diagnostics)) {
       outcomes.push_back({&option, DirectiveStatus::reported});
       continue;
     }

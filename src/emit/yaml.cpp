@@ -111,7 +111,8 @@ class WorkloadEmitter {
     const air::Compute& c = w_.compute;
     out_ << YAML::Key << "compute" << YAML::Value << YAML::BeginMap;
     out_ << YAML::Key << "num_accelerators" << YAML::Value << c.num_accelerators;
-    std::string shape = std::to_string(c.num_accelerators) + " GPUs across " +
+    std::string shape = std::to_string(c.num_accelerators) +
+                        (c.num_accelerators == 1 ? " GPU across " : " GPUs across ") +
                         std::to_string(c.nodes) + (c.nodes == 1 ? " node" : " nodes");
     for (Span span : c.from) shape += "; " + where(file_, span);
     comment(shape);

@@ -3,7 +3,6 @@
 // time without recursion.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <string>
 
 #include "parse/parse_script.hpp"
@@ -94,37 +93,6 @@ TEST(ShellLimits, ManySequentialCommandsAndSemicolons) {
   ParseResult result = parse_script(text);
   ASSERT_TRUE(result.complete);
   EXPECT_EQ(result.script.body.items.size(), 600000u);
-}
-
-// A typical sbatch body, repeated: the parser must be linear and fast
-// (bash -n reads about 1,100 lines/ms on such text).
-TEST(ShellLimits, ThroughputOnTypicalScripts) {
-  const std::string body =
-      "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
-      "export MASTER_PORT=$((10000 + SLURM_JOB_ID % 50000))\n"
-      "module load cuda/12.1 # the toolkit\n"
-      "if [ \"$SLURM_PROCID\" -eq 0 ]; then\n  echo \"head on $(hostname)\"\nfi\n"
-      "for i in $(seq 1 4); do\n  srun --nodes=1 -w \"${nodes[$i]}\" python task.py --id=$i "
-      "&\ndone\n"
-      "wait\n"
-      "srun bash -c 'torchrun --nnodes=$SLURM_NNODES --node_rank=$SLURM_NODEID train.py'\n";
-  const size_t lines_per_copy = 12;
-  auto measure = [&](size_t copies) {
-    std::string text = repeat(body, copies);
-    auto start = std::chrono::steady_clock::now();
-    ParseResult result = parse_script(text);
-    auto elapsed = std::chrono::steady_clock::now() - start;
-    EXPECT_TRUE(result.complete);
-    return std::chrono::duration<double, std::milli>(elapsed).count();
-  };
-  double small = measure(5000);
-  double large = measure(20000);
-  double lines_per_ms = static_cast<double>(20000 * lines_per_copy) / large;
-  std::printf("shell parser: %.0f lines/ms (%.1f ms for %zu lines)\n", lines_per_ms, large,
-              20000 * lines_per_copy);
-  // Linear: 4x the input may not take more than ~8x the time (noise allowance).
-  EXPECT_LT(large, small * 8 + 50);
-  EXPECT_GT(lines_per_ms, 200.0);
 }
 
 }  // namespace
