@@ -105,9 +105,19 @@ std::string code_basename(const std::string& root) {
   return name.empty() || name == "." || name == ".." ? "code" : name;
 }
 
+// Block style throughout, however the YAML spelled it: the file is for a program to read.
+void use_block_style(YAML::Node node) {
+  if (node.IsMap() || node.IsSequence()) {
+    node.SetStyle(YAML::EmitterStyle::Block);
+    for (auto entry : node) use_block_style(node.IsMap() ? entry.second : entry);
+  }
+}
+
 std::string emit_parameters(const YAML::Node& parameters) {
+  YAML::Node copy = YAML::Clone(parameters);
+  use_block_style(copy);
   YAML::Emitter out;
-  out << parameters;
+  out << copy;
   return std::string(out.c_str()) + "\n";
 }
 
@@ -168,8 +178,11 @@ std::string resolve_root_path(const std::string& root_path, const std::string& w
     resolved = base / resolved;
   }
   std::error_code error;
-  const fs::path absolute = fs::weakly_canonical(fs::absolute(resolved), error);
-  return (error ? resolved : absolute).string();
+  fs::path absolute = fs::weakly_canonical(fs::absolute(resolved), error);
+  if (error) absolute = fs::absolute(resolved).lexically_normal();
+  std::string text = absolute.string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
 }
 
 RehearsalPlan plan_rehearsal(const WorkloadFile& workload, const RehearseOptions& options,

@@ -60,16 +60,14 @@ std::vector<std::string> string_list(const std::string& path, const YAML::Node& 
 
 CodeSource read_code_source(const std::string& path, const YAML::Node& node) {
   if (!node.IsMap()) fail(path, "code_source must be a map with root_path");
-  YAML::Node snapshot = node;
-  if (node["type"]) {
-    // Legacy nested form (air-runtime.md §1.6a).
-    if (scalar_string(path, node["type"], "code_source.type") != "snapshot") {
-      fail(path, "code_source.type must be 'snapshot'");
-    }
-    snapshot = node["snapshot"];
-    if (!snapshot || !snapshot.IsMap()) {
-      fail(path, "code_source.type='snapshot' requires a snapshot configuration");
-    }
+  const bool legacy = static_cast<bool>(node["type"]);  // nested form, air-runtime.md §1.6a
+  if (legacy && scalar_string(path, node["type"], "code_source.type") != "snapshot") {
+    fail(path, "code_source.type must be 'snapshot'");
+  }
+  // yaml-cpp nodes are references: pick the map once instead of reassigning.
+  const YAML::Node snapshot = legacy ? node["snapshot"] : node;
+  if (!snapshot || !snapshot.IsMap()) {
+    fail(path, "code_source.type='snapshot' requires a snapshot configuration");
   }
   CodeSource source;
   if (!snapshot["root_path"]) fail(path, "code_source needs root_path");
