@@ -53,6 +53,24 @@ TEST_F(RehearseCli, RefusesWithoutYesWhenStdinIsNotATerminal) {
   EXPECT_FALSE(fs::exists(dir_ / "run"));
 }
 
+// On a terminal it asks; anything but yes leaves the command unrun. script(1)
+// provides the terminal.
+TEST_F(RehearseCli, AsksOnATerminalAndRespectsNo) {
+  if (!fs::exists("/usr/bin/script")) GTEST_SKIP() << "script(1) (bsdutils) is not installed";
+  workload("touch \"$CODE_SOURCE_PATH/../../../ran\"");
+  write_file((dir_ / "answer").string(), "n\n");
+  const auto result = run_process(
+      "/usr/bin/script",
+      {"-qec", std::string(SLURM2AIR_BINARY) + " rehearse train.yaml --workdir run", "/dev/null"},
+      dir_.string(), (dir_ / "answer").string());
+  EXPECT_EQ(result.exit_code, 2) << result.out;
+  EXPECT_NE(result.out.find("Run this command on this machine, once per node? [y/N] "),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("slurm2air rehearse: not run"), std::string::npos) << result.out;
+  EXPECT_FALSE(fs::exists(dir_ / "run/ran"));
+}
+
 TEST_F(RehearseCli, RunsEveryNodeAndPrintsASummary) {
   workload("cat \"$CODE_SOURCE_PATH/hello.txt\"; echo \"rank $NODE_RANK of $NUM_NODES\"",
            "parameters:\n  lr: 0.5\n");
