@@ -26,7 +26,7 @@ class TreeCopier {
         exclude_(std::move(exclude)) {}
 
   void copy_entry(const fs::path& from) {
-    const fs::path to = destination_ / fs::relative(from, source_);
+    const fs::path to = destination_ / from.lexically_relative(source_);
     const fs::file_status status = fs::symlink_status(from);
     count_entry(fs::is_regular_file(status) ? fs::file_size(from) : 0);
     if (fs::is_symlink(status)) {
@@ -53,7 +53,7 @@ class TreeCopier {
         it.disable_recursion_pending();
         continue;
       }
-      const fs::path target = to / fs::relative(path, from);
+      const fs::path target = to / path.lexically_relative(from);
       count_entry(fs::is_regular_file(status) ? it->file_size() : 0);
       if (fs::is_symlink(status)) {
         fs::copy_symlink(path, target);

@@ -201,6 +201,9 @@ RehearsalPlan plan_rehearsal(const WorkloadFile& workload, const RehearseOptions
   if (!plan.timeout_seconds && workload.timeout_minutes) {
     plan.timeout_seconds = static_cast<double>(*workload.timeout_minutes) * 60.0;
   }
+  // Beyond ~30 years a limit means "none"; capping keeps the clock arithmetic in range.
+  if (plan.timeout_seconds && *plan.timeout_seconds > kMaxTimeoutSeconds)
+    plan.timeout_seconds.reset();
   if (plan.timeout_seconds && !(*plan.timeout_seconds > 0)) {
     throw RehearseError("--timeout must be a positive number of seconds");
   }

@@ -18,6 +18,7 @@ namespace s2a::rehearse {
 inline constexpr uint32_t kMaxNodes = 64;  // one host: more is a fork bomb, not a test
 inline constexpr uint32_t kMaxGpusPerNode = 64;
 inline constexpr uint32_t kMaxWorldSize = 1024;
+inline constexpr double kMaxTimeoutSeconds = 1e9;
 inline constexpr const char* kSecretPlaceholder = "slurm2air-rehearse-placeholder-not-a-secret";
 inline constexpr const char* kLoopback = "127.0.0.1";
 
