@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/rehearse.hpp"
 #include "diag/catalog.hpp"
 #include "emit/inspect.hpp"
 #include "emit/report.hpp"
@@ -142,6 +143,7 @@ int main(int argc, char** argv) {
   inspect_cmd->add_flag("--json", json_flag, "JSON output (the default)");
   inspect_cmd->add_option("-o,--output", inspect_args.output, "write here (default: stdout)");
   add_translate_options(*inspect_cmd, inspect_args);
+  CLI::App* rehearse_cmd = s2a::cli::add_rehearse_command(app);
 
   try {
     app.parse(argc, argv);
@@ -160,6 +162,7 @@ int main(int argc, char** argv) {
       return kExitClean;
     }
     if (*inspect_cmd) return inspect(inspect_args);
+    if (*rehearse_cmd) return s2a::cli::run_rehearse_command();
     if (args.input.empty()) {
       std::cerr << app.help();
       return kExitUsage;
