@@ -270,6 +270,8 @@ LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
   return {Launcher::python, from, from + 1};
 }
 
+bool is_shell_program(std::string_view program) { return is_shell(program); }
+
 std::string_view launcher_name(Launcher launcher) {
   switch (launcher) {
     case Launcher::none: return "none";

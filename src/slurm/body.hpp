@@ -95,5 +95,7 @@ struct Body {
 /// Finds a distributed launcher in words[from...].
 [[nodiscard]] LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from);
 [[nodiscard]] std::string_view launcher_name(Launcher launcher);
+/// bash, sh, zsh, dash: interpreters whose `-c SCRIPT` is parsed again.
+[[nodiscard]] bool is_shell_program(std::string_view program);
 
 }  // namespace s2a::slurm
