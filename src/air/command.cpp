@@ -50,7 +50,9 @@ bool is_idempotent(std::string_view program) {
                    "return", "shift",  "wait",   "trap",  "local",    "declare",    "readonly",
                    "typeset", "let",   "nproc",  "free",  "df",       "uname",      "id",
                    "whoami", "lscpu",  "module", "ml",    "pip",      "pip3",       "nvcc",
-                   "srun",   "basename", "dirname", "realpath", "readlink", "seq", "sort"},
+                   "srun",   "basename", "dirname", "realpath", "readlink", "seq", "sort",
+                   "read",   "mapfile", "readarray", "chmod", "touch", "awk", "sed", "cut",
+                   "tr",     "tee",    "xargs"},
                   program);
 }
 

@@ -16,6 +16,8 @@ bool is_python(std::string_view program) {
                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
 }
 
+std::string text_with_placeholders(const ast::Word& word);
+
 /// Builds the list of sites by walking the AST. The AST depth is bounded by
 /// the parser's ParseLimits, so recursion here is bounded too.
 class Walker {
@@ -133,8 +135,7 @@ class Walker {
     for (size_t i = 1; i < words.size(); ++i) {
       // srun options are parsed as the shell hands them over; an expansion we
       // cannot evaluate stands for itself, which is enough to find the operand.
-      const auto literal = literal_value(words[i]);
-      option_words.push_back({literal.value_or("$?"), words[i].span});
+      option_words.push_back({text_with_placeholders(words[i]), words[i].span});
     }
     site.srun = directives::parse_options(option_words, directives::srun_options());
     site.srun_operand = 1 + site.srun->first_operand;
@@ -187,6 +188,29 @@ class Walker {
   Body& body_;
   Diagnostics& diagnostics_;
 };
+
+/// The word's literal text with `$?` standing for each expansion, so
+/// `--nodes=$NNODES` still reads as an option with a value.
+std::string text_with_placeholders(const ast::Word& word) {
+  std::string out;
+  for (const ast::WordPart& part : word.parts) {
+    switch (part.kind) {
+      case ast::PartKind::literal:
+      case ast::PartKind::single_quoted:
+      case ast::PartKind::ansi_c_quoted:
+        out += part.text;
+        break;
+      case ast::PartKind::double_quoted:
+        for (const ast::WordPart& inner : part.parts) {
+          out += inner.kind == ast::PartKind::literal ? inner.text : std::string("$?");
+        }
+        break;
+      default:
+        out += "$?";
+    }
+  }
+  return out;
+}
 
 bool is_option_word(const ast::Word& word) {
   const auto literal = literal_value(word);
