@@ -469,7 +469,8 @@ class CommandMapper {
     }
     report_mpi_plugin(site);
     const Span prefix{words[0].span.begin, words[site.srun_operand].span.begin};
-    if (starts_tasks_per_gpu(site)) {
+    const std::optional<std::string> rank = single_node_rank(site);
+    if (starts_tasks_per_gpu(site) && !rank) {
       start_tasks_with_torchrun(site, step_tasks_per_node, prefix);
       return;
     }
@@ -483,7 +484,6 @@ class CommandMapper {
              "on AI Runtime");
     }
     if (site.nested_script >= 0) return;  // replaced whole by unwrap_nested_script()
-    const std::optional<std::string> rank = single_node_rank(site);
     if (rank && compute_.nodes > 1 && !site.context.in_substitution) {
       edit(site.view, prefix, "if [ \"$NODE_RANK\" = " + *rank + " ]; then ",
            "this srun step ran on one node: keep it on node " + *rank);
@@ -542,9 +542,6 @@ class CommandMapper {
     if (tasks) {
       const uint64_t n = nodes.value_or(compute_.nodes);
       return n == 0 ? *tasks : (*tasks + n - 1) / n;
-    }
-    if (nodes && job_.total_tasks().has_value() && *nodes > 0) {
-      return std::max<uint64_t>(1, (*job_.total_tasks() + *nodes - 1) / *nodes);
     }
     return job_.tasks_per_node().value_or(1);
   }
