@@ -35,25 +35,25 @@ bool is_setup_command(const ast::Command& command, const std::string& program) {
 }
 
 bool is_slurm_client(std::string_view program) {
-  return contains({"scontrol", "squeue", "sbcast", "sbatch", "scancel", "sacct", "sinfo",
-                   "salloc", "sattach", "sstat", "sprio", "sshare", "sreport", "sacctmgr"},
+  return contains({"scontrol", "squeue", "sbcast", "sbatch", "scancel", "sacct", "sinfo", "salloc",
+                   "sattach", "sstat", "sprio", "sshare", "sreport", "sacctmgr"},
                   program);
 }
 
 /// Commands that are harmless when every node runs them.
 bool is_idempotent(std::string_view program) {
-  return contains({"",       "echo",   "printf", "date",  "hostname", "nvidia-smi", "set",
-                   "cd",     "mkdir",  "export", "unset", "source",   ".",          "ulimit",
-                   "umask",  "sleep",  "true",   "false", ":",        "env",        "printenv",
-                   "which",  "type",   "command", "test", "[",        "[[",         "pwd",
-                   "ls",     "cat",    "head",   "tail",  "wc",       "grep",       "exit",
-                   "return", "shift",  "wait",   "trap",  "local",    "declare",    "readonly",
-                   "typeset", "let",   "nproc",  "free",  "df",       "uname",      "id",
-                   "whoami", "lscpu",  "module", "ml",    "pip",      "pip3",       "nvcc",
-                   "srun",   "basename", "dirname", "realpath", "readlink", "seq", "sort",
-                   "read",   "mapfile", "readarray", "chmod", "touch", "awk", "sed", "cut",
-                   "tr",     "tee",    "xargs"},
-                  program);
+  return contains(
+      {"",        "echo",      "printf",  "date",     "hostname", "nvidia-smi", "set",   "cd",
+       "mkdir",   "export",    "unset",   "source",   ".",        "ulimit",     "umask", "sleep",
+       "true",    "false",     ":",       "env",      "printenv", "which",      "type",  "command",
+       "test",    "[",         "[[",      "pwd",      "ls",       "cat",        "head",  "tail",
+       "wc",      "grep",      "exit",    "return",   "shift",    "wait",       "trap",  "local",
+       "declare", "readonly",  "typeset", "let",      "nproc",    "free",       "df",    "uname",
+       "id",      "whoami",    "lscpu",   "module",   "ml",       "pip",        "pip3",  "nvcc",
+       "srun",    "basename",  "dirname", "realpath", "readlink", "seq",        "sort",  "read",
+       "mapfile", "readarray", "chmod",   "touch",    "awk",      "sed",        "cut",   "tr",
+       "tee",     "xargs"},
+      program);
 }
 
 /// Removes the indentation shared by all non-blank lines and the blank lines
@@ -63,8 +63,8 @@ std::string dedent(std::string_view text) {
   size_t start = 0;
   while (start <= text.size()) {
     const size_t end = text.find('\n', start);
-    lines.push_back(text.substr(start, end == std::string_view::npos ? text.size() - start
-                                                                     : end - start));
+    lines.push_back(
+        text.substr(start, end == std::string_view::npos ? text.size() - start : end - start));
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
@@ -98,21 +98,21 @@ bool is_valueless_flag(Launcher launcher, std::string_view name) {
                        "use_xpu", "enable_cpu_affinity", "downcast_bf16"},
                       name);
     case Launcher::deepspeed:
-      return contains({"no_ssh", "no_python", "no_local_rank", "force_multi", "save_pid",
-                       "bind_cores_to_rank", "elastic_training", "no_ssh_check", "module",
-                       "enable_each_rank_log"},
-                      name);
+      return contains(
+          {"no_ssh", "no_python", "no_local_rank", "force_multi", "save_pid", "bind_cores_to_rank",
+           "elastic_training", "no_ssh_check", "module", "enable_each_rank_log"},
+          name);
     default:
       return true;
   }
 }
 
 struct LauncherOption {
-  std::string name;          // normalized: no dashes, '_' for '-'
-  size_t word = 0;           // index of the word holding the option name
-  size_t value_word = 0;     // index of the word holding the value
-  Span span;                 // the option and its value as written
-  Span value_span;           // the value as written (empty for flags)
+  std::string name;       // normalized: no dashes, '_' for '-'
+  size_t word = 0;        // index of the word holding the option name
+  size_t value_word = 0;  // index of the word holding the value
+  Span span;              // the option and its value as written
+  Span value_span;        // the value as written (empty for flags)
 };
 
 class CommandMapper {
@@ -165,9 +165,8 @@ class CommandMapper {
   }
 
   bool is_replaced(uint32_t view, Span span) const {
-    return std::any_of(replaced_[view].begin(), replaced_[view].end(), [&](Span r) {
-      return r.begin <= span.begin && span.end <= r.end;
-    });
+    return std::any_of(replaced_[view].begin(), replaced_[view].end(),
+                       [&](Span r) { return r.begin <= span.begin && span.end <= r.end; });
   }
 
   void report(Code code, uint32_t view, Span span, std::string message, std::string hint) {
@@ -225,9 +224,8 @@ class CommandMapper {
     }
     const auto assignments = assignments_of(command, site);
     if (assignments.empty()) return;
-    if (std::all_of(assignments.begin(), assignments.end(), [](const Assignment& a) {
-          return is_runtime_variable(a.name);
-        })) {
+    if (std::all_of(assignments.begin(), assignments.end(),
+                    [](const Assignment& a) { return is_runtime_variable(a.name); })) {
       remove_statement(site, "AI Runtime sets this variable on every node");
       report(Code::provided_variable_removed, site.view, command.span,
              "AI Runtime sets " + assignments.front().name +
@@ -282,11 +280,10 @@ class CommandMapper {
   /// become secret references); anything computed stays in the command.
   void move_exports_to_env(const Site& site, const std::vector<Assignment>& assignments) {
     const slurm::Context& c = site.context;
-    const bool top_level = !c.in_function && !c.in_loop && !c.in_branch && !c.background &&
-                           site.statement != nullptr;
-    const bool secret = std::any_of(assignments.begin(), assignments.end(), [](const Assignment& a) {
-      return is_secret_name(a.name);
-    });
+    const bool top_level =
+        !c.in_function && !c.in_loop && !c.in_branch && !c.background && site.statement != nullptr;
+    const bool secret = std::any_of(assignments.begin(), assignments.end(),
+                                    [](const Assignment& a) { return is_secret_name(a.name); });
     const bool all_literal = std::all_of(assignments.begin(), assignments.end(),
                                          [](const Assignment& a) { return a.literal.has_value(); });
     const bool exported = assignments.front().exported;
@@ -312,10 +309,12 @@ class CommandMapper {
     result_.secrets.push_back({a.name, "slurm2air/" + key, from});
     result_.redactions.push_back(file_span(site.view, a.value_span));
     report(Code::secret_in_script, site.view, site.command->span,
-           "the value of " + a.name + " is a credential written in the script; it is left out "
+           "the value of " + a.name +
+               " is a credential written in the script; it is left out "
                "and replaced by a secret reference",
            "store it with `databricks secrets put-secret slurm2air " + key +
-               "` (or change secrets." + a.name + " to your scope/key) and rotate the "
+               "` (or change secrets." + a.name +
+               " to your scope/key) and rotate the "
                "exposed value");
   }
 
@@ -531,8 +530,8 @@ class CommandMapper {
   uint64_t srun_tasks_per_node(const Site& site) const {
     std::optional<uint64_t> tasks, per_node, nodes;
     for (const auto& option : site.srun->options) {
-      const auto value = option.value ? values::parse_positive_int(*option.value)
-                                      : values::Parsed<uint64_t>{};
+      const auto value =
+          option.value ? values::parse_positive_int(*option.value) : values::Parsed<uint64_t>{};
       if (!value) continue;
       if (option.name() == "ntasks") tasks = *value;
       if (option.name() == "ntasks-per-node") per_node = *value;
@@ -579,10 +578,27 @@ class CommandMapper {
     std::string dropped;
     for (const auto& option : site.srun->options) {
       const std::string_view name = option.name();
-      if (contains({"label", "unbuffered", "kill-on-bad-exit", "exact", "overlap", "nodes",
-                    "ntasks", "ntasks-per-node", "cpus-per-task", "gpus-per-node", "gres",
-                    "gpus", "gpus-per-task", "export", "mpi", "cpu-bind", "gpu-bind", "wait",
-                    "jobid", "distribution", "relative"},
+      if (contains({"label",
+                    "unbuffered",
+                    "kill-on-bad-exit",
+                    "exact",
+                    "overlap",
+                    "nodes",
+                    "ntasks",
+                    "ntasks-per-node",
+                    "cpus-per-task",
+                    "gpus-per-node",
+                    "gres",
+                    "gpus",
+                    "gpus-per-task",
+                    "export",
+                    "mpi",
+                    "cpu-bind",
+                    "gpu-bind",
+                    "wait",
+                    "jobid",
+                    "distribution",
+                    "relative"},
                    name)) {
         continue;
       }
@@ -611,7 +627,8 @@ class CommandMapper {
     if (compute_.nodes <= 1) return;
     const std::string name(slurm::launcher_name(site.launcher.kind));
     report(Code::mpi_launch_unsupported, site.view, site.command->span,
-           "`" + name + "` starts ranks on other nodes through Slurm or ssh; AI Runtime has no "
+           "`" + name +
+               "` starts ranks on other nodes through Slurm or ssh; AI Runtime has no "
                "MPI launcher across nodes",
            "start one process per GPU on every node with `torchrun --nnodes=$NUM_NODES "
            "--node_rank=$NODE_RANK --nproc_per_node=$LOCAL_WORLD_SIZE --master_addr=$MASTER_ADDR "
@@ -631,8 +648,7 @@ class CommandMapper {
     for (size_t i = 0; i < words.size(); ++i) {
       if (words[i].span == nested.word) script_word = i;
     }
-    if (std::find(per_gpu_nested_.begin(), per_gpu_nested_.end(), &site) !=
-        per_gpu_nested_.end()) {
+    if (std::find(per_gpu_nested_.begin(), per_gpu_nested_.end(), &site) != per_gpu_nested_.end()) {
       // Each torchrun worker runs the script with the SLURM_* task variables set.
       edit(site.view, words[script_word].span,
            single_quote("\n" + slurm_task_exports() + "\n" + inner),
@@ -644,8 +660,8 @@ class CommandMapper {
              "arguments after the `bash -c` script are dropped",
              "use variables inside the script instead of positional parameters");
     }
-    const bool alone = site.statement != nullptr && !site.statement->background &&
-                       site.command->redirects.empty();
+    const bool alone =
+        site.statement != nullptr && !site.statement->background && site.command->redirects.empty();
     if (!alone) inner = "{\n" + inner + "}";
     const std::optional<std::string> rank = site.srun ? single_node_rank(site) : std::nullopt;
     if (rank && compute_.nodes > 1) {
@@ -667,13 +683,13 @@ class CommandMapper {
       if (written == "--") break;
       const size_t dashes = written.rfind("--", 0) == 0 ? 2 : 1;
       const size_t eq = written.find('=');
-      std::string name(written.substr(dashes, eq == std::string_view::npos ? std::string_view::npos
-                                                                          : eq - dashes));
+      std::string name(written.substr(
+          dashes, eq == std::string_view::npos ? std::string_view::npos : eq - dashes));
       std::replace(name.begin(), name.end(), '-', '_');
       LauncherOption option{name, i, i, words[i].span, {}};
       if (eq != std::string_view::npos) {
-        option.value_span = Span{static_cast<uint32_t>(words[i].span.begin + eq + 1),
-                                 words[i].span.end};
+        option.value_span =
+            Span{static_cast<uint32_t>(words[i].span.begin + eq + 1), words[i].span.end};
       } else if (!is_valueless_flag(site.launcher.kind, name) && i + 1 < words.size()) {
         ++i;
         option.value_word = i;
@@ -797,7 +813,8 @@ class CommandMapper {
     if (!per_job) return;
     set_value(site, option, "\"$MLFLOW_RUN_ID\"", "the MLflow run id names this run on every node");
     report(Code::launch_value_replaced, site.view, option.value_span,
-           "the rendezvous id `" + std::string(written) + "` becomes $MLFLOW_RUN_ID, the same "
+           "the rendezvous id `" + std::string(written) +
+               "` becomes $MLFLOW_RUN_ID, the same "
                "on every node of the run",
            value.meaning == Meaning::random
                ? "$RANDOM was expanded once under Slurm; on AI Runtime each node would draw "
@@ -816,7 +833,8 @@ class CommandMapper {
     }
     const uint32_t at = site.command->words[site.launcher.first_argument].span.begin;
     edit(site.view, Span{at, at}, text, "flags a launcher needs on every node of AI Runtime");
-    report(Code::launch_flags_added, site.view, site.command->words[site.launcher.program_word].span,
+    report(Code::launch_flags_added, site.view,
+           site.command->words[site.launcher.program_word].span,
            "the launcher now runs on every node; added " + names, "");
   }
 
@@ -830,7 +848,8 @@ class CommandMapper {
     if (compute_.nodes > 1 && !site.context.in_srun && site.program != "srun") {
       report(Code::launch_outside_srun, site.view, site.command->span,
              "under Slurm this launcher ran on the first node only; on AI Runtime it runs on "
-             "every node and trains across all " + std::to_string(compute_.nodes) + " nodes",
+             "every node and trains across all " +
+                 std::to_string(compute_.nodes) + " nodes",
              "check that the launcher's node count and rank come from NUM_NODES and NODE_RANK");
     }
   }
@@ -950,7 +969,8 @@ class CommandMapper {
       } else if (name == "master_port") {
         map_master_port(site, option);
       } else if ((name == "launcher" || name == "launcher_args") && multi_node) {
-        replace(site.view, option.span, "", "with --no_ssh deepspeed starts the local ranks itself");
+        replace(site.view, option.span, "",
+                "with --no_ssh deepspeed starts the local ranks itself");
         report(Code::srun_options_dropped, site.view, option.span,
                "`" + std::string(source(site.view, option.span)) +
                    "` is dropped: on AI Runtime deepspeed runs on every node with --no_ssh",
@@ -1000,6 +1020,7 @@ class CommandMapper {
       if (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted) {
         rewrite_deferred_variables(site, part);
       }
+      if (part.kind == ast::PartKind::arith) rewrite_arithmetic_variables(site, part);
       rewrite_parts(site, part.parts);
     }
   }
@@ -1017,15 +1038,37 @@ class CommandMapper {
       if (!quoted && (at == 0 || text[at - 1] != '\\')) continue;
       size_t begin = at + 1;
       if (begin < text.size() && text[begin] == '{') ++begin;
+      rename_slurm_name_at(site, part.span.begin, text, begin);
+    }
+  }
+
+  /// `$((SLURM_NNODES * 8))`: arithmetic names variables without `$`.
+  void rewrite_arithmetic_variables(const Site& site, const ast::WordPart& part) {
+    if (!body_.views[site.view].exact) return;
+    const std::string_view text = source(site.view, part.span);
+    for (size_t at = text.find("SLURM"); at != std::string_view::npos;
+         at = text.find("SLURM", at + 1)) {
+      const char before = at == 0 ? ' ' : text[at - 1];
+      if (before == '$' || before == '{' || std::isalnum(static_cast<unsigned char>(before)) ||
+          before == '_') {
+        continue;  // `$SLURM_X` is a param part, rewritten already
+      }
+      rename_slurm_name_at(site, part.span.begin, text, at);
+    }
+  }
+
+  /// Renames (or reports) the Slurm variable whose name starts at text[begin].
+  void rename_slurm_name_at(const Site& site, uint32_t base, std::string_view text, size_t begin) {
+    {
       size_t end = begin;
-      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
-                                   text[end] == '_')) {
+      while (end < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) {
         ++end;
       }
       const std::string name(text.substr(begin, end - begin));
-      if (name.rfind("SLURM", 0) != 0 || is_shim_provided(site, name)) continue;
-      const Span name_span{static_cast<uint32_t>(part.span.begin + begin),
-                           static_cast<uint32_t>(part.span.begin + end)};
+      if (name.rfind("SLURM", 0) != 0 || is_shim_provided(site, name)) return;
+      const Span name_span{static_cast<uint32_t>(base + begin), static_cast<uint32_t>(base + end)};
+      if (is_replaced(site.view, name_span)) return;
       const VariableRule rule = rule_for(name, job_, compute_, experiment_name_);
       if (rule.action == VariableAction::rename) {
         edit(site.view, name_span, rule.replacement, rule.reason);
@@ -1035,9 +1078,9 @@ class CommandMapper {
         }
       } else if (rule.action != VariableAction::keep) {
         report(Code::slurm_variable_unmapped, site.view, name_span,
-               "$" + name + " " + (rule.action == VariableAction::literal
-                                       ? std::string("is not set on AI Runtime")
-                                       : rule.reason),
+               "$" + name + " " +
+                   (rule.action == VariableAction::literal ? std::string("is not set on AI Runtime")
+                                                           : rule.reason),
                rule.hint);
       }
     }
@@ -1102,14 +1145,17 @@ class CommandMapper {
            "ran once under Slurm: keep it on node 0");
       edit(site.view, Span{span.end, span.end}, "; fi", "end of the node-0 guard");
       report(Code::run_once_guarded, site.view, site.command->span,
-             "`" + site.program + "` ran once, on the first node, under Slurm; it now runs on "
+             "`" + site.program +
+                 "` ran once, on the first node, under Slurm; it now runs on "
                  "node 0 only, and the other nodes wait for node 0 in the launcher's rendezvous",
              "if the other nodes need its output on their own disks, remove the guard");
       return;
     }
     report(Code::runs_on_every_node, site.view, site.command->span,
-           "`" + site.program + "` ran once, on the first node, under Slurm; AI Runtime runs the "
-               "command on all " + std::to_string(compute_.nodes) + " nodes",
+           "`" + site.program +
+               "` ran once, on the first node, under Slurm; AI Runtime runs the "
+               "command on all " +
+               std::to_string(compute_.nodes) + " nodes",
            "guard it with `if [ \"$NODE_RANK\" = 0 ]; then ...; fi` if it must run once");
   }
 
@@ -1161,8 +1207,8 @@ class CommandMapper {
   const Compute& compute_;
   const std::string& experiment_name_;
   Diagnostics& diagnostics_;
-  std::vector<std::vector<Edit>> edits_;    // per text view
-  std::vector<std::vector<Span>> replaced_; // per text view: spans whose text is gone
+  std::vector<std::vector<Edit>> edits_;     // per text view
+  std::vector<std::vector<Span>> replaced_;  // per text view: spans whose text is gone
   bool first_launch_seen_ = false;
   ShellVariables variables_;                 // the batch script's simple assignments
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun

@@ -66,7 +66,8 @@ class Arithmetic {
     auto left = atom(depth);
     while (left) {
       skip_blanks();
-      if (pos_ >= text_.size() || std::string_view("*/%").find(text_[pos_]) == std::string_view::npos) {
+      if (pos_ >= text_.size() ||
+          std::string_view("*/%").find(text_[pos_]) == std::string_view::npos) {
         break;
       }
       const char op = text_[pos_++];
@@ -198,9 +199,9 @@ ShellValue ValueReader::variable(const ast::WordPart& param) const {
 ShellValue ValueReader::parts(const std::vector<ast::WordPart>& parts) const {
   const ast::WordPart* only = nullptr;
   for (const ast::WordPart& part : parts) {
-    const bool empty_text = (part.kind == ast::PartKind::literal ||
-                             part.kind == ast::PartKind::single_quoted) &&
-                            part.text.empty();
+    const bool empty_text =
+        (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted) &&
+        part.text.empty();
     if (empty_text) continue;
     if (only != nullptr) return {};
     only = &part;
@@ -276,12 +277,11 @@ bool names_node0(const ast::Script& script) {
   if (program == "hostname") return true;
   if (program != "srun") return false;
   // `srun -N1 -n1 -w "$head_node" hostname --ip-address`: one task on one node.
-  const bool one_node = has_flag(command, {"-N1", "--nodes=1", "-n1", "--ntasks=1", "-w",
-                                           "--nodelist", "-N", "-n"});
+  const bool one_node =
+      has_flag(command, {"-N1", "--nodes=1", "-n1", "--ntasks=1", "-w", "--nodelist", "-N", "-n"});
   const bool runs_hostname =
-      std::any_of(command.words.begin() + 1, command.words.end(), [](const ast::Word& w) {
-        return slurm::program_name(w) == "hostname";
-      });
+      std::any_of(command.words.begin() + 1, command.words.end(),
+                  [](const ast::Word& w) { return slurm::program_name(w) == "hostname"; });
   return one_node && runs_hostname;
 }
 

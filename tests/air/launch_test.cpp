@@ -100,8 +100,7 @@ INSTANTIATE_TEST_SUITE_P(
              "torchrun --standalone --nnodes=1 --nproc-per-node=8 t.py\n",
              "torchrun --standalone --nnodes=\"$NUM_NODES\" "
              "--nproc-per-node=\"${LOCAL_WORLD_SIZE:-8}\" t.py\n"},
-        Case{"standalone_multi_node", k2x8,
-             "srun torchrun --standalone --nproc_per_node=8 t.py\n",
+        Case{"standalone_multi_node", k2x8, "srun torchrun --standalone --nproc_per_node=8 t.py\n",
              "torchrun --nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" "
              "--master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" "
              "--nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" t.py\n"},
@@ -160,29 +159,32 @@ INSTANTIATE_TEST_SUITE_P(
              "mkdir -p /shared/ckpt\ncp -r /shared/data /tmp/data\ntorchrun "
              "--nnodes=\"$NUM_NODES\" --nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" "
              "--rdzv_backend=c10d --rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\" t.py\n"}),
-    [](const ::testing::TestParamInfo<Case>& param_info) { return std::string(param_info.param.name); });
+    [](const ::testing::TestParamInfo<Case>& param_info) {
+      return std::string(param_info.param.name);
+    });
 
 TEST(LaunchDiagnostics, BatchExpandedNodeRankIsReportedAsFixed) {
-  const Translation t = run(script(k2x8, "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID "
-                                         "--nproc_per_node=8 --master_addr=$(hostname) "
-                                         "--master_port=29500 t.py\n"));
+  const Translation t = run(script(k2x8,
+                                   "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID "
+                                   "--nproc_per_node=8 --master_addr=$(hostname) "
+                                   "--master_port=29500 t.py\n"));
   EXPECT_EQ(message_of(t, Code::batch_rank_fixed),
             "under Slurm `$SLURM_NODEID` was expanded once in the batch shell, so every node got "
             "rank 0; the translation uses each node's $NODE_RANK");
 }
 
 TEST(LaunchDiagnostics, ProcessesPerNodeDisagreeingWithTheGpusIsReported) {
-  const Translation t = run(script(k2x8, "srun torchrun --nnodes=2 --nproc_per_node=4 "
-                                         "--rdzv_backend=c10d --rdzv_endpoint=$(hostname):1 t.py\n"));
+  const Translation t = run(script(k2x8,
+                                   "srun torchrun --nnodes=2 --nproc_per_node=4 "
+                                   "--rdzv_backend=c10d --rdzv_endpoint=$(hostname):1 t.py\n"));
   EXPECT_EQ(message_of(t, Code::launcher_count_mismatch),
             "--nproc_per_node=4 but each node has 8 GPU(s)");
   EXPECT_NE(body_of(t).find("--nproc_per_node=4 "), std::string::npos);
 }
 
 TEST(LaunchDiagnostics, TasksPerNodeOtherThanGpusKeepsTheTaskCount) {
-  const Translation t =
-      run(script("#SBATCH --nodes=2 --ntasks-per-node=4 --gpus-per-node=h100:8\n",
-                 "srun python train.py\n"));
+  const Translation t = run(script("#SBATCH --nodes=2 --ntasks-per-node=4 --gpus-per-node=h100:8\n",
+                                   "srun python train.py\n"));
   EXPECT_NE(body_of(t).find("--nproc_per_node=4 "), std::string::npos);
   EXPECT_EQ(message_of(t, Code::launcher_count_mismatch),
             "srun starts 4 tasks per node but each AI Runtime node has 8 GPU(s); the translation "
@@ -207,21 +209,24 @@ TEST(LaunchDiagnostics, MpiAcrossNodesIsReported) {
 }
 
 TEST(LaunchDiagnostics, RandomRendezvousIdBecomesTheRunId) {
-  const Translation t = run(script(k2x8, "srun torchrun --nnodes=2 --nproc_per_node=8 "
-                                         "--rdzv_id=$RANDOM --rdzv_backend=c10d "
-                                         "--rdzv_endpoint=$(hostname):29500 t.py\n"));
+  const Translation t = run(script(k2x8,
+                                   "srun torchrun --nnodes=2 --nproc_per_node=8 "
+                                   "--rdzv_id=$RANDOM --rdzv_backend=c10d "
+                                   "--rdzv_endpoint=$(hostname):29500 t.py\n"));
   EXPECT_NE(body_of(t).find("--rdzv_id=\"$MLFLOW_RUN_ID\""), std::string::npos);
   EXPECT_TRUE(has_code(t, Code::launch_value_replaced));
 }
 
 TEST(LaunchDiagnostics, ShimVariablesInsideThePerGpuScriptAreNotReported) {
-  const Translation t = run(script(k2x8Tasks,
-                                   "srun bash -c 'export RANK=$SLURM_PROCID; python t.py'\n"));
+  const Translation t =
+      run(script(k2x8Tasks, "srun bash -c 'export RANK=$SLURM_PROCID; python t.py'\n"));
   EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped));
-  EXPECT_EQ(body_of(t), kPerNode + "bash -c '\nexport SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" "
-                                   "SLURM_NTASKS=\"$WORLD_SIZE\" SLURM_NTASKS_PER_NODE="
-                                   "\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\";\n"
-                                   "export RANK=$SLURM_PROCID; python t.py\n'\n");
+  EXPECT_EQ(body_of(t),
+            kPerNode +
+                "bash -c '\nexport SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" "
+                "SLURM_NTASKS=\"$WORLD_SIZE\" SLURM_NTASKS_PER_NODE="
+                "\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\";\n"
+                "export RANK=$SLURM_PROCID; python t.py\n'\n");
 }
 
 TEST(ValueReader, ArithmeticOverflowAndDivisionByZeroAreUnknown) {
