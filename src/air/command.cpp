@@ -4,6 +4,7 @@
 #include <array>
 #include <set>
 
+#include "air/launch.hpp"
 #include "air/variables.hpp"
 
 namespace s2a::air {
@@ -34,47 +35,25 @@ bool is_setup_command(const ast::Command& command, const std::string& program) {
 }
 
 bool is_slurm_client(std::string_view program) {
-  return contains({"scontrol", "squeue", "sbcast", "sbatch", "scancel", "sacct", "sinfo",
-                   "salloc", "sattach", "sstat", "sprio", "sshare", "sreport", "sacctmgr"},
+  return contains({"scontrol", "squeue", "sbcast", "sbatch", "scancel", "sacct", "sinfo", "salloc",
+                   "sattach", "sstat", "sprio", "sshare", "sreport", "sacctmgr"},
                   program);
 }
 
 /// Commands that are harmless when every node runs them.
 bool is_idempotent(std::string_view program) {
-  return contains({"",       "echo",   "printf", "date",  "hostname", "nvidia-smi", "set",
-                   "cd",     "mkdir",  "export", "unset", "source",   ".",          "ulimit",
-                   "umask",  "sleep",  "true",   "false", ":",        "env",        "printenv",
-                   "which",  "type",   "command", "test", "[",        "[[",         "pwd",
-                   "ls",     "cat",    "head",   "tail",  "wc",       "grep",       "exit",
-                   "return", "shift",  "wait",   "trap",  "local",    "declare",    "readonly",
-                   "typeset", "let",   "nproc",  "free",  "df",       "uname",      "id",
-                   "whoami", "lscpu",  "module", "ml",    "pip",      "pip3",       "nvcc",
-                   "srun",   "basename", "dirname", "realpath", "readlink", "seq", "sort"},
-                  program);
-}
-
-/// The scontrol idiom for the first node: `scontrol show hostname[s] [LIST] | head -n 1`.
-bool is_first_host_idiom(const ast::Script& script) {
-  if (script.body.items.size() != 1) return false;
-  const ast::Command& pipeline = script.body.items[0].command;
-  if (pipeline.kind != ast::CommandKind::pipeline || pipeline.children.size() != 2) return false;
-  const ast::Command& first = pipeline.children[0];
-  const ast::Command& second = pipeline.children[1];
-  if (first.kind != ast::CommandKind::simple || second.kind != ast::CommandKind::simple) {
-    return false;
-  }
-  if (first.words.size() < 3 || slurm::program_name(first.words[0]) != "scontrol" ||
-      slurm::literal_value(first.words[1]) != "show") {
-    return false;
-  }
-  const auto what = slurm::literal_value(first.words[2]);
-  if (what != "hostnames" && what != "hostname") return false;
-  if (second.words.empty() || slurm::program_name(second.words[0]) != "head") return false;
-  std::string args;
-  for (size_t i = 1; i < second.words.size(); ++i) {
-    args += slurm::literal_value(second.words[i]).value_or("?");
-  }
-  return args == "-n1" || args == "-1" || args == "--lines=1" || args.empty();
+  return contains(
+      {"",        "echo",      "printf",  "date",     "hostname", "nvidia-smi", "set",   "cd",
+       "mkdir",   "export",    "unset",   "source",   ".",        "ulimit",     "umask", "sleep",
+       "true",    "false",     ":",       "env",      "printenv", "which",      "type",  "command",
+       "test",    "[",         "[[",      "pwd",      "ls",       "cat",        "head",  "tail",
+       "wc",      "grep",      "exit",    "return",   "shift",    "wait",       "trap",  "local",
+       "declare", "readonly",  "typeset", "let",      "nproc",    "free",       "df",    "uname",
+       "id",      "whoami",    "lscpu",   "module",   "ml",       "pip",        "pip3",  "nvcc",
+       "srun",    "basename",  "dirname", "realpath", "readlink", "seq",        "sort",  "read",
+       "mapfile", "readarray", "chmod",   "touch",    "awk",      "sed",        "cut",   "tr",
+       "tee",     "xargs"},
+      program);
 }
 
 /// Removes the indentation shared by all non-blank lines and the blank lines
@@ -84,8 +63,8 @@ std::string dedent(std::string_view text) {
   size_t start = 0;
   while (start <= text.size()) {
     const size_t end = text.find('\n', start);
-    lines.push_back(text.substr(start, end == std::string_view::npos ? text.size() - start
-                                                                     : end - start));
+    lines.push_back(
+        text.substr(start, end == std::string_view::npos ? text.size() - start : end - start));
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
@@ -106,20 +85,34 @@ std::string dedent(std::string_view text) {
   return out;
 }
 
-/// torchrun / torch.distributed.launch options that take a value.
-bool torch_option_takes_value(std::string_view name) {
-  return contains({"nnodes", "nproc_per_node", "node_rank", "master_addr", "master_port",
-                   "rdzv_backend", "rdzv_endpoint", "rdzv_id", "rdzv_conf", "max_restarts",
-                   "monitor_interval", "start_method", "role", "log_dir", "redirects", "tee",
-                   "local_addr", "logs_specs", "local_ranks_filter", "rdzv_timeout"},
-                  name);
+/// Launcher flags that take no value; every other `--name` takes one (the
+/// next word unless written `--name=value`).
+bool is_valueless_flag(Launcher launcher, std::string_view name) {
+  switch (launcher) {
+    case Launcher::torchrun:
+    case Launcher::torch_distributed_launch:
+      return contains({"standalone", "no_python", "module", "m", "run_path", "use_env"}, name);
+    case Launcher::accelerate:
+      return contains({"multi_gpu", "cpu", "use_deepspeed", "use_fsdp", "use_megatron_lm",
+                       "same_network", "debug", "quiet", "q", "module", "m", "no_python", "tpu",
+                       "use_xpu", "enable_cpu_affinity", "downcast_bf16"},
+                      name);
+    case Launcher::deepspeed:
+      return contains(
+          {"no_ssh", "no_python", "no_local_rank", "force_multi", "save_pid", "bind_cores_to_rank",
+           "elastic_training", "no_ssh_check", "module", "enable_each_rank_log"},
+          name);
+    default:
+      return true;
+  }
 }
 
 struct LauncherOption {
-  std::string name;          // normalized: no dashes, '_' for '-'
-  size_t word = 0;           // index of the word holding the value
-  Span value_span;           // the value as written
-  std::optional<std::string> literal;  // the value when it has no expansions
+  std::string name;       // normalized: no dashes, '_' for '-'
+  size_t word = 0;        // index of the word holding the option name
+  size_t value_word = 0;  // index of the word holding the value
+  Span span;              // the option and its value as written
+  Span value_span;        // the value as written (empty for flags)
 };
 
 class CommandMapper {
@@ -137,6 +130,7 @@ class CommandMapper {
         replaced_(body.views.size()) {}
 
   CommandMapping run() {
+    track_variables();
     for (const Site& site : body_.sites) {
       remove_statement_if_replaced_by_runtime(site);
       if (site.launcher.kind != Launcher::none || site.program == "srun") first_launch_seen_ = true;
@@ -176,9 +170,8 @@ class CommandMapper {
   }
 
   bool is_replaced(uint32_t view, Span span) const {
-    return std::any_of(replaced_[view].begin(), replaced_[view].end(), [&](Span r) {
-      return r.begin <= span.begin && span.end <= r.end;
-    });
+    return std::any_of(replaced_[view].begin(), replaced_[view].end(),
+                       [&](Span r) { return r.begin <= span.begin && span.end <= r.end; });
   }
 
   void report(Code code, uint32_t view, Span span, std::string message, std::string hint) {
@@ -236,9 +229,8 @@ class CommandMapper {
     }
     const auto assignments = assignments_of(command, site);
     if (assignments.empty()) return;
-    if (std::all_of(assignments.begin(), assignments.end(), [](const Assignment& a) {
-          return is_runtime_variable(a.name);
-        })) {
+    if (std::all_of(assignments.begin(), assignments.end(),
+                    [](const Assignment& a) { return is_runtime_variable(a.name); })) {
       remove_statement(site, "AI Runtime sets this variable on every node");
       report(Code::provided_variable_removed, site.view, command.span,
              "AI Runtime sets " + assignments.front().name +
@@ -293,11 +285,10 @@ class CommandMapper {
   /// become secret references); anything computed stays in the command.
   void move_exports_to_env(const Site& site, const std::vector<Assignment>& assignments) {
     const slurm::Context& c = site.context;
-    const bool top_level = !c.in_function && !c.in_loop && !c.in_branch && !c.background &&
-                           site.statement != nullptr;
-    const bool secret = std::any_of(assignments.begin(), assignments.end(), [](const Assignment& a) {
-      return is_secret_name(a.name);
-    });
+    const bool top_level =
+        !c.in_function && !c.in_loop && !c.in_branch && !c.background && site.statement != nullptr;
+    const bool secret = std::any_of(assignments.begin(), assignments.end(),
+                                    [](const Assignment& a) { return is_secret_name(a.name); });
     const bool all_literal = std::all_of(assignments.begin(), assignments.end(),
                                          [](const Assignment& a) { return a.literal.has_value(); });
     const bool exported = assignments.front().exported;
@@ -323,41 +314,152 @@ class CommandMapper {
     result_.secrets.push_back({a.name, "slurm2air/" + key, from});
     result_.redactions.push_back(file_span(site.view, a.value_span));
     report(Code::secret_in_script, site.view, site.command->span,
-           "the value of " + a.name + " is a credential written in the script; it is left out "
+           "the value of " + a.name +
+               " is a credential written in the script; it is left out "
                "and replaced by a secret reference",
            "store it with `databricks secrets put-secret slurm2air " + key +
-               "` (or change secrets." + a.name + " to your scope/key) and rotate the "
+               "` (or change secrets." + a.name +
+               " to your scope/key) and rotate the "
                "exposed value");
   }
 
   // --- pass 1: $(scontrol show hostnames ... | head -n 1) -> $MASTER_ADDR ---
 
+  // --- shell variables the launch lines refer to -----------------------------
+
+  /// Records the batch script's simple assignments so launch flags written
+  /// with variables (`--nproc_per_node=$GPUS_PER_NODE`) can be understood.
+  /// An assignment in a branch or loop counts only when its value is known.
+  void track_variables() {
+    const ValueReader reader(variables_, compute_);
+    for (const Site& site : body_.sites) {
+      const slurm::Context& c = site.context;
+      if (site.view != 0 || c.in_function || c.in_srun || c.in_substitution) continue;
+      const bool conditional = c.in_branch || c.in_loop;
+      auto record = [&](uint32_t at, const std::string& name, ShellValue value) {
+        if (conditional && value.meaning == Meaning::unknown) return;
+        variables_.assign(at, name, value);
+      };
+      const ast::Command& command = *site.command;
+      if (command.words.empty()) {
+        for (const auto& a : command.assignments) {
+          record(a.span.begin, a.name, a.is_array ? array_value(reader, a) : reader.word(a.value));
+        }
+      } else if (site.program == "export" || site.program == "declare") {
+        for (size_t i = 1; i < command.words.size(); ++i) {
+          const ast::Word& word = command.words[i];
+          if (word.parts.empty() || word.parts[0].kind != ast::PartKind::literal) continue;
+          const std::string& head = word.parts[0].text;
+          const size_t eq = head.find('=');
+          if (eq == std::string::npos || eq == 0) continue;
+          std::vector<ast::WordPart> rest(word.parts.begin(), word.parts.end());
+          rest[0].text = head.substr(eq + 1);
+          record(word.span.begin, head.substr(0, eq), reader.parts(rest));
+        }
+      }
+    }
+  }
+
+  /// `nodes=( $(scontrol show hostnames) )` and copies `("${nodes[@]}")`.
+  static ShellValue array_value(const ValueReader& reader, const ast::Assignment& a) {
+    if (a.elements.size() != 1) return {};
+    const ShellValue element = reader.word(a.elements[0]);
+    if (element.meaning == Meaning::node_list) return element;
+    for (const ast::WordPart& part : a.elements[0].parts) {
+      const ast::WordPart* p = &part;
+      if (p->kind == ast::PartKind::double_quoted && p->parts.size() == 1) p = &p->parts[0];
+      if (p->kind == ast::PartKind::param && (p->op == "[@]" || p->op == "[*]")) {
+        ast::WordPart plain = *p;
+        plain.op.clear();
+        return reader.variable(plain);
+      }
+    }
+    return {};
+  }
+
+  // --- pass 1b: node-list idioms ------------------------------------------------
+
   void replace_first_host_idiom(const Site& site) {
     for (const ast::Word& word : site.command->words) replace_idiom_in(site.view, word.parts);
-    for (const auto& a : site.command->assignments) replace_idiom_in(site.view, a.value.parts);
+    for (const auto& a : site.command->assignments) {
+      replace_idiom_in(site.view, a.value.parts);
+      for (const ast::Word& element : a.elements) replace_idiom_in(site.view, element.parts);
+    }
   }
 
   void replace_idiom_in(uint32_t view, const std::vector<ast::WordPart>& parts) {
     for (const ast::WordPart& part : parts) {
-      if ((part.kind == ast::PartKind::command_subst || part.kind == ast::PartKind::backtick) &&
-          part.script && is_first_host_idiom(*part.script) && !is_replaced(view, part.span)) {
-        replace(view, part.span, "$MASTER_ADDR",
-                "AI Runtime sets MASTER_ADDR to the address of node 0");
+      const bool substitution =
+          part.kind == ast::PartKind::command_subst || part.kind == ast::PartKind::backtick;
+      if (substitution && part.script && !is_replaced(view, part.span)) {
+        if (is_first_host_idiom(*part.script)) {
+          replace(view, part.span, "$MASTER_ADDR",
+                  "AI Runtime sets MASTER_ADDR to the address of node 0");
+        } else if (names_node0(*part.script) && !part.script->body.items.empty() &&
+                   slurm::program_name(part.script->body.items[0].command.words[0]) == "srun") {
+          replace(view, part.span, "$MASTER_ADDR",
+                  "an srun step on the first node asked for its address: AI Runtime's MASTER_ADDR");
+        }
       }
       replace_idiom_in(view, part.parts);
     }
   }
 
+  /// `scontrol show hostnames` listing every node: AI Runtime lists no nodes,
+  /// so a stand-in prints node 0's address and a placeholder per other node.
+  void replace_host_list(const Site& site) {
+    if (!is_host_list_command(*site.command) || is_replaced(site.view, site.command->span)) return;
+    replace(site.view, site.command->span, node_list_stand_in(),
+            "node 0's address, then one placeholder name per other node");
+    report(Code::node_list_emulated, site.view, site.command->span,
+           "AI Runtime does not list a workload's nodes; the node list becomes $MASTER_ADDR "
+           "followed by the placeholders node-1 ... node-N",
+           "only node 0's address and the node count are real: use $MASTER_ADDR, $NUM_NODES "
+           "and $NODE_RANK instead of host names");
+  }
+
   // --- pass 2: every other command ------------------------------------------
 
   void map_site(const Site& site) {
+    replace_host_list(site);
+    if (is_replaced(site.view, site.command->span)) return;
     if (site.program == "srun" && site.srun) unwrap_srun(site);
-    if (site.launcher.kind == Launcher::torchrun ||
-        site.launcher.kind == Launcher::torch_distributed_launch) {
-      map_torch_launcher(site);
+    switch (site.launcher.kind) {
+      case Launcher::torchrun:
+      case Launcher::torch_distributed_launch:
+        map_torch_launcher(site);
+        break;
+      case Launcher::accelerate:
+        map_accelerate(site);
+        break;
+      case Launcher::deepspeed:
+        map_deepspeed(site);
+        break;
+      case Launcher::mpirun:
+      case Launcher::horovodrun:
+        report_mpi_launcher(site);
+        break;
+      case Launcher::none:
+      case Launcher::python:
+        break;
     }
     rewrite_variables(site);
     check_runs_on_every_node(site);
+  }
+
+  bool starts_tasks_per_gpu(const Site& site) const {
+    if (srun_tasks_per_node(site) <= 1) return false;
+    if (site.nested_script >= 0) {
+      const uint32_t view = body_.nested[static_cast<size_t>(site.nested_script)]->view;
+      return std::none_of(body_.sites.begin(), body_.sites.end(), [&](const Site& s) {
+        return s.view == view && is_distributed_launcher(s.launcher.kind);
+      });
+    }
+    return !is_distributed_launcher(site.launcher.kind);
+  }
+
+  static bool is_distributed_launcher(Launcher kind) {
+    return kind != Launcher::none && kind != Launcher::python;
   }
 
   void unwrap_srun(const Site& site) {
@@ -369,31 +471,72 @@ class CommandMapper {
              "srun without a program to run", "remove the line");
       return;
     }
+    report_mpi_plugin(site);
+    const Span prefix{words[0].span.begin, words[site.srun_operand].span.begin};
+    const std::optional<std::string> rank = single_node_rank(site);
+    if (starts_tasks_per_gpu(site) && !rank) {
+      start_tasks_with_torchrun(site, step_tasks_per_node, prefix);
+      return;
+    }
     if (step_tasks_per_node > 1) {
       report(Code::one_task_per_gpu, site.view, site.command->span,
-             "srun starts " + std::to_string(step_tasks_per_node) +
-                 " tasks per node here; AI Runtime runs the command once per node",
-             "start one process per GPU with a launcher, e.g. `torchrun --nnodes=$NUM_NODES "
-             "--node_rank=$NODE_RANK --nproc_per_node=$LOCAL_WORLD_SIZE --master_addr=$MASTER_ADDR "
-             "--master_port=$MASTER_PORT train.py`, and read RANK/LOCAL_RANK/WORLD_SIZE");
+             "srun starts " + std::to_string(step_tasks_per_node) + " `" +
+                 std::string(slurm::launcher_name(site.launcher.kind)) +
+                 "` launchers per node here, each starting its own processes; AI Runtime runs "
+                 "the command once per node",
+             "give the step --ntasks-per-node=1 on Slurm: one launcher per node is what runs "
+             "on AI Runtime");
     }
-    const Span prefix{words[0].span.begin, words[site.srun_operand].span.begin};
     if (site.nested_script >= 0) return;  // replaced whole by unwrap_nested_script()
-    if (runs_on_one_node(site) && compute_.nodes > 1) {
-      edit(site.view, prefix, "if [ \"$NODE_RANK\" = 0 ]; then ",
-           "this srun step ran on one node: keep it on node 0");
+    if (rank && compute_.nodes > 1 && !site.context.in_substitution) {
+      edit(site.view, prefix, "if [ \"$NODE_RANK\" = " + *rank + " ]; then ",
+           "this srun step ran on one node: keep it on node " + *rank);
       edit(site.view, Span{site.command->span.end, site.command->span.end}, "; fi",
-           "end of the node-0 guard");
+           "end of the node guard");
       return;
     }
     edit(site.view, prefix, "", "AI Runtime already runs the command once on every node");
   }
 
+  /// srun started one task per GPU: torchrun starts them now, and a shim
+  /// gives each worker the SLURM_* task variables the program reads.
+  void start_tasks_with_torchrun(const Site& site, uint64_t tasks_per_node, Span prefix) {
+    const uint64_t gpus = compute_.gpus_per_node;
+    const std::string procs = tasks_per_node == gpus ? std::string("\"$LOCAL_WORLD_SIZE\"")
+                                                     : std::to_string(tasks_per_node);
+    if (tasks_per_node != gpus) {
+      report(Code::launcher_count_mismatch, site.view, site.command->span,
+             "srun starts " + std::to_string(tasks_per_node) +
+                 " tasks per node but each AI Runtime node has " + std::to_string(gpus) +
+                 " GPU(s); the translation keeps " + std::to_string(tasks_per_node) +
+                 " processes per node",
+             "make the program use one process per GPU and pass "
+             "--nproc_per_node=\"$LOCAL_WORLD_SIZE\"");
+    }
+    report(Code::tasks_started_by_torchrun, site.view, site.command->span,
+           "srun started " + std::to_string(tasks_per_node) +
+               " tasks per node; torchrun now starts them on every node, and each sets "
+               "SLURM_PROCID, SLURM_LOCALID, SLURM_NTASKS, SLURM_NTASKS_PER_NODE and "
+               "SLURM_NODEID from torchrun's RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE "
+               "and GROUP_RANK",
+           "a program that reads RANK/LOCAL_RANK/WORLD_SIZE needs no shim; Lightning users "
+           "can drop it and let Lightning use its torchrun environment");
+    if (site.nested_script >= 0) {
+      per_gpu_nested_.push_back(&site);
+      shim_views_.push_back(body_.nested[static_cast<size_t>(site.nested_script)]->view);
+      edit(site.view, prefix, per_node_torchrun(procs),
+           "one process per GPU, started on every node by torchrun");
+      return;
+    }
+    edit(site.view, prefix, per_node_torchrun(procs) + slurm_task_shim(),
+         "one process per GPU, started on every node by torchrun, with SLURM_* task variables");
+  }
+
   uint64_t srun_tasks_per_node(const Site& site) const {
     std::optional<uint64_t> tasks, per_node, nodes;
     for (const auto& option : site.srun->options) {
-      const auto value = option.value ? values::parse_positive_int(*option.value)
-                                      : values::Parsed<uint64_t>{};
+      const auto value =
+          option.value ? values::parse_positive_int(*option.value) : values::Parsed<uint64_t>{};
       if (!value) continue;
       if (option.name() == "ntasks") tasks = *value;
       if (option.name() == "ntasks-per-node") per_node = *value;
@@ -407,27 +550,64 @@ class CommandMapper {
     return job_.tasks_per_node().value_or(1);
   }
 
-  bool runs_on_one_node(const Site& site) const {
+  /// The node a one-node srun step ran on: `-N1`/`-n1` (the first node),
+  /// `-w` naming node 0, `-r N` (the N-th node of the job).
+  std::optional<std::string> single_node_rank(const Site& site) const {
+    bool one_node = false;
+    std::optional<std::string> rank;
+    const ValueReader reader(variables_, compute_);
     for (const auto& option : site.srun->options) {
       if (!option.value) continue;
       if ((option.name() == "nodes" || option.name() == "ntasks") && *option.value == "1") {
-        return true;
+        one_node = true;
+      }
+      if (option.name() == "relative" && is_digits(*option.value)) rank = *option.value;
+      if (option.name() == "nodelist") {
+        const ast::Word* word = word_at(site, option.value_span);
+        if (word != nullptr && reader.word(*word).meaning == Meaning::node0_address) rank = "0";
       }
     }
-    return false;
+    if (rank) return rank;
+    if (one_node) return std::string("0");
+    return std::nullopt;
+  }
+
+  const ast::Word* word_at(const Site& site, Span span) const {
+    for (const ast::Word& word : site.command->words) {
+      if (word.span.begin <= span.begin && span.end <= word.span.end) return &word;
+    }
+    return nullptr;
   }
 
   void report_dropped_srun_options(const Site& site) {
     std::string dropped;
     for (const auto& option : site.srun->options) {
       const std::string_view name = option.name();
-      if (contains({"label", "unbuffered", "kill-on-bad-exit", "exact", "overlap", "nodes",
-                    "ntasks", "ntasks-per-node", "cpus-per-task", "gpus-per-node", "gres",
-                    "gpus", "gpus-per-task", "export", "mpi", "cpu-bind", "gpu-bind", "wait",
-                    "jobid", "distribution"},
+      if (contains({"label",
+                    "unbuffered",
+                    "kill-on-bad-exit",
+                    "exact",
+                    "overlap",
+                    "nodes",
+                    "ntasks",
+                    "ntasks-per-node",
+                    "cpus-per-task",
+                    "gpus-per-node",
+                    "gres",
+                    "gpus",
+                    "gpus-per-task",
+                    "export",
+                    "mpi",
+                    "cpu-bind",
+                    "gpu-bind",
+                    "wait",
+                    "jobid",
+                    "distribution",
+                    "relative"},
                    name)) {
         continue;
       }
+      if (name == "nodelist" && single_node_rank(site) == std::optional<std::string>("0")) continue;
       if (!dropped.empty()) dropped += ", ";
       dropped += option.value ? option.spelling + "=" + *option.value : option.spelling;
     }
@@ -435,6 +615,30 @@ class CommandMapper {
     report(Code::srun_options_dropped, site.view, site.command->span,
            "srun options with no AI Runtime equivalent are dropped: " + dropped,
            "check that the program does not depend on them");
+  }
+
+  void report_mpi_plugin(const Site& site) {
+    for (const auto& option : site.srun->options) {
+      if (option.name() != "mpi" || !option.value || *option.value == "none") continue;
+      report(Code::mpi_launch_unsupported, site.view, site.command->span,
+             "srun --mpi=" + *option.value +
+                 " wires the tasks up as MPI ranks; AI Runtime has no MPI launcher across nodes",
+             "initialise torch.distributed from RANK/WORLD_SIZE (or the SLURM_* variables the "
+             "translation sets) instead of MPI_Init; MPI inside one node still works");
+    }
+  }
+
+  void report_mpi_launcher(const Site& site) {
+    if (compute_.nodes <= 1) return;
+    const std::string name(slurm::launcher_name(site.launcher.kind));
+    report(Code::mpi_launch_unsupported, site.view, site.command->span,
+           "`" + name +
+               "` starts ranks on other nodes through Slurm or ssh; AI Runtime has no "
+               "MPI launcher across nodes",
+           "start one process per GPU on every node with `torchrun --nnodes=$NUM_NODES "
+           "--node_rank=$NODE_RANK --nproc_per_node=$LOCAL_WORLD_SIZE --master_addr=$MASTER_ADDR "
+           "--master_port=$MASTER_PORT --no_python PROGRAM` and read RANK/LOCAL_RANK/WORLD_SIZE "
+           "instead of OMPI_COMM_WORLD_*/PMI_*; or run on one node");
   }
 
   /// `srun bash -c 'SCRIPT'` becomes SCRIPT itself (rewritten), in braces
@@ -449,16 +653,24 @@ class CommandMapper {
     for (size_t i = 0; i < words.size(); ++i) {
       if (words[i].span == nested.word) script_word = i;
     }
+    if (std::find(per_gpu_nested_.begin(), per_gpu_nested_.end(), &site) != per_gpu_nested_.end()) {
+      // Each torchrun worker runs the script with the SLURM_* task variables set.
+      edit(site.view, words[script_word].span,
+           single_quote("\n" + slurm_task_exports() + "\n" + inner),
+           "the srun step's script runs in every worker, with SLURM_* task variables");
+      return;
+    }
     if (script_word + 1 < words.size()) {
       report(Code::srun_options_dropped, site.view, words[script_word + 1].span,
              "arguments after the `bash -c` script are dropped",
              "use variables inside the script instead of positional parameters");
     }
-    const bool alone = site.statement != nullptr && !site.statement->background &&
-                       site.command->redirects.empty();
+    const bool alone =
+        site.statement != nullptr && !site.statement->background && site.command->redirects.empty();
     if (!alone) inner = "{\n" + inner + "}";
-    if (runs_on_one_node(site) && compute_.nodes > 1) {
-      inner = "if [ \"$NODE_RANK\" = 0 ]; then\n" + inner + "fi";
+    const std::optional<std::string> rank = site.srun ? single_node_rank(site) : std::nullopt;
+    if (rank && compute_.nodes > 1) {
+      inner = "if [ \"$NODE_RANK\" = " + *rank + " ]; then\n" + inner + "fi";
     }
     if (alone && !inner.empty() && inner.back() == '\n') inner.pop_back();
     const Span span{words[0].span.begin, words.back().span.end};
@@ -467,77 +679,328 @@ class CommandMapper {
 
   // --- launchers --------------------------------------------------------------
 
-  std::vector<LauncherOption> torch_options(const Site& site) const {
+  std::vector<LauncherOption> launcher_options(const Site& site) const {
     std::vector<LauncherOption> out;
     const auto& words = site.command->words;
     for (size_t i = site.launcher.first_argument; i < words.size(); ++i) {
       const std::string_view written = source(site.view, words[i].span);
-      const auto literal = slurm::literal_value(words[i]);
       if (written.size() < 2 || written[0] != '-') break;  // the training script
+      if (written == "--") break;
       const size_t dashes = written.rfind("--", 0) == 0 ? 2 : 1;
       const size_t eq = written.find('=');
-      std::string name(written.substr(dashes, eq == std::string_view::npos ? std::string_view::npos
-                                                                          : eq - dashes));
+      std::string name(written.substr(
+          dashes, eq == std::string_view::npos ? std::string_view::npos : eq - dashes));
       std::replace(name.begin(), name.end(), '-', '_');
+      LauncherOption option{name, i, i, words[i].span, {}};
       if (eq != std::string_view::npos) {
-        std::optional<std::string> value;
-        if (literal) value = literal->substr(literal->find('=') + 1);
-        out.push_back({name, i,
-                       Span{static_cast<uint32_t>(words[i].span.begin + eq + 1), words[i].span.end},
-                       value});
-      } else if (torch_option_takes_value(name) && i + 1 < words.size()) {
-        out.push_back({name, i + 1, words[i + 1].span, slurm::literal_value(words[i + 1])});
+        option.value_span =
+            Span{static_cast<uint32_t>(words[i].span.begin + eq + 1), words[i].span.end};
+      } else if (!is_valueless_flag(site.launcher.kind, name) && i + 1 < words.size()) {
         ++i;
-      } else {
-        out.push_back({name, i, {}, std::nullopt});
+        option.value_word = i;
+        option.value_span = words[i].span;
+        option.span.end = words[i].span.end;
       }
+      out.push_back(option);
     }
     return out;
   }
 
-  void map_torch_launcher(const Site& site) {
-    const bool multi_node = compute_.nodes > 1;
-    if (multi_node && !site.context.in_srun && site.program != "srun") {
+  /// The value of an option in the batch shell's terms.
+  ShellValue option_value(const Site& site, const LauncherOption& option) const {
+    const ValueReader reader(variables_, compute_);
+    const ast::Word& word = site.command->words[option.value_word];
+    if (option.value_word != option.word) return reader.word(word);
+    // `--name=value`: read the parts after the `=`.
+    std::vector<ast::WordPart> rest;
+    for (const ast::WordPart& part : word.parts) {
+      if (part.span.end <= option.value_span.begin) continue;
+      ast::WordPart copy = part;
+      if (part.kind == ast::PartKind::literal && part.span.begin < option.value_span.begin) {
+        const size_t eq = copy.text.find('=');
+        copy.text = eq == std::string::npos ? copy.text : copy.text.substr(eq + 1);
+      }
+      rest.push_back(copy);
+    }
+    return reader.parts(rest);
+  }
+
+  bool is_literal_local_host(const Site& site, const LauncherOption& option) const {
+    const std::string_view v = source(site.view, option.value_span);
+    return v == "localhost" || v == "127.0.0.1" || v.rfind("localhost:", 0) == 0 ||
+           v.rfind("127.0.0.1:", 0) == 0;
+  }
+
+  /// Rewrites an option's value; `reason` is logged for `explain`.
+  void set_value(const Site& site, const LauncherOption& option, const std::string& value,
+                 const std::string& reason) {
+    if (option.value_span.empty() || is_replaced(site.view, option.value_span)) return;
+    replace(site.view, option.value_span, value, reason);
+  }
+
+  /// A node-count flag: right when it says the workload's node count.
+  void map_node_count(const Site& site, const LauncherOption& option, bool force) {
+    const ShellValue value = option_value(site, option);
+    const std::string n = std::to_string(compute_.nodes);
+    const std::string_view written = source(site.view, option.value_span);
+    if (force || value.meaning == Meaning::node_count || value.number == compute_.nodes) {
+      set_value(site, option, "\"$NUM_NODES\"", "AI Runtime sets NUM_NODES");
+    } else if (written.find(':') != std::string_view::npos) {
+      set_value(site, option, "\"$NUM_NODES\"", "AI Runtime runs a fixed number of nodes");
+      report(Code::launcher_count_mismatch, site.view, option.value_span,
+             "the elastic node range " + std::string(written) + " becomes the workload's " + n +
+                 " node(s)",
+             "AI Runtime does not add or remove nodes during a run; choose the node count in "
+             "compute.num_accelerators");
+    } else {
+      report(Code::launcher_count_mismatch, site.view, option.value_span,
+             "--" + option.name + "=" + std::string(written) + " but the workload runs " + n +
+                 " node(s)",
+             "use --" + option.name + "=\"$NUM_NODES\"");
+    }
+  }
+
+  /// A processes-per-node flag: right when it is one per GPU of the node.
+  void map_procs_per_node(const Site& site, const LauncherOption& option) {
+    const ShellValue value = option_value(site, option);
+    const std::string_view written = source(site.view, option.value_span);
+    const std::string gpus = std::to_string(compute_.gpus_per_node);
+    if (written == "gpu" || written == "auto") return;  // torchrun counts the GPUs itself
+    if (value.number == compute_.gpus_per_node) {
+      set_value(site, option, "\"${LOCAL_WORLD_SIZE:-" + gpus + "}\"",
+                "one process per GPU of the node");
+    } else if (value.meaning == Meaning::gpus_per_node) {
+      set_value(site, option, "\"$LOCAL_WORLD_SIZE\"", "one process per GPU of the node");
+    } else {
+      report(Code::launcher_count_mismatch, site.view, option.value_span,
+             "--" + option.name + "=" +
+                 (value.number ? std::to_string(*value.number) : std::string(written)) +
+                 " but each node has " + gpus + " GPU(s)",
+             "use --" + option.name + "=\"$LOCAL_WORLD_SIZE\" to use every GPU");
+    }
+  }
+
+  void map_node_rank(const Site& site, const LauncherOption& option) {
+    if (compute_.nodes <= 1) return;
+    const ShellValue value = option_value(site, option);
+    if (value.meaning == Meaning::batch_rank && site.view == 0 && site.context.in_srun == false &&
+        site.program == "srun") {
+      report(Code::batch_rank_fixed, site.view, option.value_span,
+             "under Slurm `" + std::string(source(site.view, option.value_span)) +
+                 "` was expanded once in the batch shell, so every node got rank 0; the "
+                 "translation uses each node's $NODE_RANK",
+             "");
+    }
+    set_value(site, option, "\"$NODE_RANK\"", "each node's rank comes from AI Runtime's NODE_RANK");
+  }
+
+  void map_master_addr(const Site& site, const LauncherOption& option) {
+    if (is_literal_local_host(site, option) && compute_.nodes <= 1) return;
+    const ShellValue value = option_value(site, option);
+    set_value(site, option, "\"$MASTER_ADDR\"", "AI Runtime sets MASTER_ADDR to node 0");
+    if (value.meaning != Meaning::node0_address && compute_.nodes > 1) {
+      report(Code::launch_value_replaced, site.view, option.value_span,
+             "`" + std::string(source(site.view, option.value_span)) +
+                 "` is not recognized as node 0's address; it becomes $MASTER_ADDR",
+             "the rendezvous host must be node 0 on AI Runtime");
+    }
+  }
+
+  void map_master_port(const Site& site, const LauncherOption& option) {
+    set_value(site, option, "\"$MASTER_PORT\"", "AI Runtime sets MASTER_PORT");
+  }
+
+  void map_rendezvous_id(const Site& site, const LauncherOption& option) {
+    const std::string_view written = source(site.view, option.value_span);
+    const ShellValue value = option_value(site, option);
+    const bool per_job = written.find("SLURM_JOB") != std::string_view::npos ||
+                         value.meaning == Meaning::job_id || value.meaning == Meaning::random;
+    if (!per_job) return;
+    set_value(site, option, "\"$MLFLOW_RUN_ID\"", "the MLflow run id names this run on every node");
+    report(Code::launch_value_replaced, site.view, option.value_span,
+           "the rendezvous id `" + std::string(written) +
+               "` becomes $MLFLOW_RUN_ID, the same "
+               "on every node of the run",
+           value.meaning == Meaning::random
+               ? "$RANDOM was expanded once under Slurm; on AI Runtime each node would draw "
+                 "its own and the nodes would never meet"
+               : "");
+  }
+
+  /// Inserts flags a multi-node launch needs but the line does not give.
+  void insert_missing(const Site& site, const std::vector<std::string>& flags) {
+    if (flags.empty() || site.launcher.first_argument >= site.command->words.size()) return;
+    std::string text, names;
+    for (const std::string& flag : flags) {
+      text += flag + " ";
+      if (!names.empty()) names += " ";
+      names += flag;
+    }
+    const uint32_t at = site.command->words[site.launcher.first_argument].span.begin;
+    edit(site.view, Span{at, at}, text, "flags a launcher needs on every node of AI Runtime");
+    report(Code::launch_flags_added, site.view,
+           site.command->words[site.launcher.program_word].span,
+           "the launcher now runs on every node; added " + names, "");
+  }
+
+  static bool has(const std::vector<LauncherOption>& options,
+                  std::initializer_list<std::string_view> names) {
+    return std::any_of(options.begin(), options.end(),
+                       [&](const LauncherOption& o) { return contains(names, o.name); });
+  }
+
+  void report_outside_srun(const Site& site) {
+    if (compute_.nodes > 1 && !site.context.in_srun && site.program != "srun") {
       report(Code::launch_outside_srun, site.view, site.command->span,
              "under Slurm this launcher ran on the first node only; on AI Runtime it runs on "
-             "every node",
+             "every node and trains across all " +
+                 std::to_string(compute_.nodes) + " nodes",
              "check that the launcher's node count and rank come from NUM_NODES and NODE_RANK");
     }
-    for (const LauncherOption& option : torch_options(site)) {
-      if (option.value_span.empty() || !option.literal) continue;
-      const std::string& value = *option.literal;
-      const std::string n = std::to_string(compute_.nodes);
-      if (option.name == "nnodes") {
-        if (value == n) {
-          replace(site.view, option.value_span, "\"$NUM_NODES\"", "AI Runtime sets NUM_NODES");
-        } else {
-          report(Code::launcher_count_mismatch, site.view, option.value_span,
-                 "--nnodes=" + value + " but the workload runs " + n + " node(s)",
-                 "use --nnodes=\"$NUM_NODES\"");
-        }
-      } else if (option.name == "node_rank" && multi_node) {
-        replace(site.view, option.value_span, "\"$NODE_RANK\"",
-                "each node's rank comes from AI Runtime's NODE_RANK");
-      } else if (option.name == "nproc_per_node" && is_digits(value)) {
-        if (value == std::to_string(compute_.gpus_per_node)) {
-          replace(site.view, option.value_span, "\"${LOCAL_WORLD_SIZE:-" + value + "}\"",
-                  "one process per GPU of the node");
-        } else {
-          report(Code::launcher_count_mismatch, site.view, option.value_span,
-                 "--nproc_per_node=" + value + " but each node has " +
-                     std::to_string(compute_.gpus_per_node) + " GPU(s)",
-                 "use --nproc_per_node=\"$LOCAL_WORLD_SIZE\" to use every GPU");
-        }
-      } else if (option.name == "master_addr" && multi_node) {
-        replace(site.view, option.value_span, "\"$MASTER_ADDR\"",
-                "AI Runtime sets MASTER_ADDR to node 0");
-      } else if (option.name == "master_port") {
-        replace(site.view, option.value_span, "\"$MASTER_PORT\"", "AI Runtime sets MASTER_PORT");
-      } else if (option.name == "rdzv_endpoint" && multi_node) {
-        replace(site.view, option.value_span, "\"$MASTER_ADDR:$MASTER_PORT\"",
-                "the rendezvous runs on node 0");
+  }
+
+  void map_torch_launcher(const Site& site) {
+    const bool multi_node = compute_.nodes > 1;
+    report_outside_srun(site);
+    const auto options = launcher_options(site);
+    const bool standalone = has(options, {"standalone"});
+    for (const LauncherOption& option : options) {
+      const std::string& name = option.name;
+      if (name == "standalone" && multi_node) {
+        replace(site.view, option.span,
+                std::string(has(options, {"nnodes"}) ? "" : "--nnodes=\"$NUM_NODES\" ") +
+                    "--node_rank=\"$NODE_RANK\" --master_addr=\"$MASTER_ADDR\" "
+                    "--master_port=\"$MASTER_PORT\"",
+                "a multi-node workload needs a rendezvous on node 0, not --standalone");
+        report(Code::launch_flags_added, site.view, option.span,
+               "--standalone runs one node; the workload has " + std::to_string(compute_.nodes) +
+                   " nodes, so it becomes a rendezvous on node 0",
+               "");
+      } else if (name == "nnodes") {
+        map_node_count(site, option, standalone && multi_node);
+      } else if (name == "node_rank") {
+        map_node_rank(site, option);
+      } else if (name == "nproc_per_node") {
+        map_procs_per_node(site, option);
+      } else if (name == "master_addr") {
+        map_master_addr(site, option);
+      } else if (name == "master_port") {
+        map_master_port(site, option);
+      } else if (name == "rdzv_endpoint" && (multi_node || !is_literal_local_host(site, option))) {
+        set_value(site, option, "\"$MASTER_ADDR:$MASTER_PORT\"", "the rendezvous runs on node 0");
+      } else if (name == "rdzv_id") {
+        map_rendezvous_id(site, option);
       }
     }
+    if (!multi_node || standalone) return;
+    std::vector<std::string> missing;
+    const bool dynamic = has(options, {"rdzv_endpoint"});
+    if (!has(options, {"nnodes"})) missing.push_back("--nnodes=\"$NUM_NODES\"");
+    if (!dynamic && !has(options, {"node_rank"})) missing.push_back("--node_rank=\"$NODE_RANK\"");
+    if (!dynamic && !has(options, {"master_addr"})) {
+      missing.push_back("--master_addr=\"$MASTER_ADDR\"");
+    }
+    if (!dynamic && !has(options, {"master_port"})) {
+      missing.push_back("--master_port=\"$MASTER_PORT\"");
+    }
+    insert_missing(site, missing);
+  }
+
+  void map_accelerate(const Site& site) {
+    const bool multi_node = compute_.nodes > 1;
+    report_outside_srun(site);
+    const auto options = launcher_options(site);
+    for (const LauncherOption& option : options) {
+      const std::string& name = option.name;
+      if (name == "num_machines") {
+        map_node_count(site, option, false);
+      } else if (name == "machine_rank") {
+        map_node_rank(site, option);
+      } else if (name == "main_process_ip") {
+        map_master_addr(site, option);
+      } else if (name == "main_process_port") {
+        map_master_port(site, option);
+      } else if (name == "num_processes") {
+        map_total_processes(site, option);
+      } else if (name == "rdzv_endpoint") {
+        set_value(site, option, "\"$MASTER_ADDR:$MASTER_PORT\"", "the rendezvous runs on node 0");
+      }
+    }
+    if (!multi_node) return;
+    std::vector<std::string> missing;
+    if (!has(options, {"num_processes"}) && !has(options, {"config_file"})) {
+      missing.push_back("--num_processes=\"$WORLD_SIZE\"");
+    }
+    if (!has(options, {"num_machines"})) missing.push_back("--num_machines=\"$NUM_NODES\"");
+    if (!has(options, {"machine_rank"})) missing.push_back("--machine_rank=\"$NODE_RANK\"");
+    if (!has(options, {"main_process_ip"})) {
+      missing.push_back("--main_process_ip=\"$MASTER_ADDR\"");
+    }
+    if (!has(options, {"main_process_port"})) {
+      missing.push_back("--main_process_port=\"$MASTER_PORT\"");
+    }
+    insert_missing(site, missing);
+  }
+
+  /// accelerate's --num_processes counts processes over ALL machines.
+  void map_total_processes(const Site& site, const LauncherOption& option) {
+    const ShellValue value = option_value(site, option);
+    const uint64_t total = compute_.nodes * compute_.gpus_per_node;
+    if (value.number == total || value.meaning == Meaning::total_gpus) {
+      set_value(site, option, "\"$WORLD_SIZE\"", "WORLD_SIZE is the total GPU count");
+      return;
+    }
+    report(Code::launcher_count_mismatch, site.view, option.value_span,
+           "--num_processes=" +
+               (value.number ? std::to_string(*value.number)
+                             : std::string(source(site.view, option.value_span))) +
+               " but the workload has " + std::to_string(total) + " GPU(s) in total",
+           "--num_processes counts every machine's processes: use --num_processes=\"$WORLD_SIZE\"");
+  }
+
+  void map_deepspeed(const Site& site) {
+    const bool multi_node = compute_.nodes > 1;
+    const auto options = launcher_options(site);
+    for (const LauncherOption& option : options) {
+      const std::string& name = option.name;
+      if (name == "num_nodes") {
+        map_node_count(site, option, false);
+      } else if (name == "num_gpus") {
+        map_procs_per_node(site, option);
+      } else if (name == "node_rank") {
+        map_node_rank(site, option);
+      } else if (name == "master_addr") {
+        map_master_addr(site, option);
+      } else if (name == "master_port") {
+        map_master_port(site, option);
+      } else if ((name == "launcher" || name == "launcher_args") && multi_node) {
+        replace(site.view, option.span, "",
+                "with --no_ssh deepspeed starts the local ranks itself");
+        report(Code::srun_options_dropped, site.view, option.span,
+               "`" + std::string(source(site.view, option.span)) +
+                   "` is dropped: on AI Runtime deepspeed runs on every node with --no_ssh",
+               "");
+      } else if (name == "include" || name == "exclude") {
+        report(Code::launcher_count_mismatch, site.view, option.span,
+               "--" + name + " picks hosts or GPUs by name, which AI Runtime does not have",
+               "drop it, or select GPUs with CUDA_VISIBLE_DEVICES");
+      }
+    }
+    if (!multi_node) return;
+    std::vector<std::string> missing;
+    if (!has(options, {"no_ssh"})) missing.push_back("--no_ssh");
+    if (!has(options, {"node_rank"})) missing.push_back("--node_rank=\"$NODE_RANK\"");
+    if (!has(options, {"master_addr"})) missing.push_back("--master_addr=\"$MASTER_ADDR\"");
+    if (!has(options, {"master_port"})) missing.push_back("--master_port=\"$MASTER_PORT\"");
+    insert_missing(site, missing);
+    report(Code::deepspeed_per_node, site.view, site.command->span,
+           "deepspeed now runs once on every node with --no_ssh and this node's --node_rank; "
+           "it reads the world's shape from the hostfile",
+           has(options, {"hostfile"})
+               ? "the hostfile must list one line per node (`NAME slots=N`); with --no_ssh the "
+                 "names are not contacted. --no_ssh needs a DeepSpeed release that has it"
+               : "give --hostfile a file with one `NAME slots=N` line per node; without it "
+                 "deepspeed sees only the local GPUs");
   }
 
   // --- Slurm variables --------------------------------------------------------
@@ -559,11 +1022,82 @@ class CommandMapper {
     for (const ast::WordPart& part : parts) {
       if (is_replaced(site.view, part.span)) continue;
       if (part.kind == ast::PartKind::param) rewrite_variable(site, part);
+      if (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted) {
+        rewrite_deferred_variables(site, part);
+      }
+      if (part.kind == ast::PartKind::arith) rewrite_arithmetic_variables(site, part);
       rewrite_parts(site, part.parts);
     }
   }
 
+  /// `\$SLURM_NODEID` in a double-quoted `bash -c "..."`, or `$SLURM_NODEID`
+  /// in the single-quoted pieces of a script that could not be parsed again:
+  /// text another shell expands later, on each node. Names are renamed in place.
+  void rewrite_deferred_variables(const Site& site, const ast::WordPart& part) {
+    if (!body_.views[site.view].exact) return;
+    const bool quoted = part.kind == ast::PartKind::single_quoted;
+    if (quoted && site.program != "srun" && !slurm::is_shell_program(site.program)) return;
+    if (quoted && site.nested_script >= 0) return;  // parsed and rewritten as a nested script
+    const std::string_view text = source(site.view, part.span);
+    for (size_t at = text.find('$'); at != std::string_view::npos; at = text.find('$', at + 1)) {
+      if (!quoted && (at == 0 || text[at - 1] != '\\')) continue;
+      size_t begin = at + 1;
+      if (begin < text.size() && text[begin] == '{') ++begin;
+      rename_slurm_name_at(site, part.span.begin, text, begin);
+    }
+  }
+
+  /// `$((SLURM_NNODES * 8))`: arithmetic names variables without `$`.
+  void rewrite_arithmetic_variables(const Site& site, const ast::WordPart& part) {
+    if (!body_.views[site.view].exact) return;
+    const std::string_view text = source(site.view, part.span);
+    for (size_t at = text.find("SLURM"); at != std::string_view::npos;
+         at = text.find("SLURM", at + 1)) {
+      const char before = at == 0 ? ' ' : text[at - 1];
+      if (before == '$' || before == '{' || std::isalnum(static_cast<unsigned char>(before)) ||
+          before == '_') {
+        continue;  // `$SLURM_X` is a param part, rewritten already
+      }
+      rename_slurm_name_at(site, part.span.begin, text, at);
+    }
+  }
+
+  /// Renames (or reports) the Slurm variable whose name starts at text[begin].
+  void rename_slurm_name_at(const Site& site, uint32_t base, std::string_view text, size_t begin) {
+    {
+      size_t end = begin;
+      while (end < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) {
+        ++end;
+      }
+      const std::string name(text.substr(begin, end - begin));
+      if (name.rfind("SLURM", 0) != 0 || is_shim_provided(site, name)) return;
+      const Span name_span{static_cast<uint32_t>(base + begin), static_cast<uint32_t>(base + end)};
+      if (is_replaced(site.view, name_span)) return;
+      const VariableRule rule = rule_for(name, job_, compute_, experiment_name_);
+      if (rule.action == VariableAction::rename) {
+        edit(site.view, name_span, rule.replacement, rule.reason);
+        if (!rule.exact) {
+          report(Code::slurm_variable_approximated, site.view, name_span,
+                 "$" + name + " becomes $" + rule.replacement + ": " + rule.reason, rule.hint);
+        }
+      } else if (rule.action != VariableAction::keep) {
+        report(Code::slurm_variable_unmapped, site.view, name_span,
+               "$" + name + " " +
+                   (rule.action == VariableAction::literal ? std::string("is not set on AI Runtime")
+                                                           : rule.reason),
+               rule.hint);
+      }
+    }
+  }
+
+  bool is_shim_provided(const Site& site, std::string_view name) const {
+    return is_shim_variable(name) &&
+           std::find(shim_views_.begin(), shim_views_.end(), site.view) != shim_views_.end();
+  }
+
   void rewrite_variable(const Site& site, const ast::WordPart& part) {
+    if (is_shim_provided(site, part.text)) return;  // set in each worker by the shim
     const VariableRule rule = rule_for(part.text, job_, compute_, experiment_name_);
     switch (rule.action) {
       case VariableAction::keep:
@@ -609,11 +1143,54 @@ class CommandMapper {
     const slurm::Context& c = site.context;
     if (compute_.nodes <= 1 || c.in_srun || c.in_substitution || site.program == "srun") return;
     if (site.launcher.kind != Launcher::none && site.launcher.kind != Launcher::python) return;
-    if (is_idempotent(site.program)) return;
+    if (is_idempotent(site.program) || writes_node_local_path(site)) return;
+    if (is_run_once_side_effect(site) && can_guard(site)) {
+      const Span span = site.statement->span;
+      edit(site.view, Span{span.begin, span.begin}, "if [ \"$NODE_RANK\" = 0 ]; then ",
+           "ran once under Slurm: keep it on node 0");
+      edit(site.view, Span{span.end, span.end}, "; fi", "end of the node-0 guard");
+      report(Code::run_once_guarded, site.view, site.command->span,
+             "`" + site.program +
+                 "` ran once, on the first node, under Slurm; it now runs on "
+                 "node 0 only, and the other nodes wait for node 0 in the launcher's rendezvous",
+             "if the other nodes need its output on their own disks, remove the guard");
+      return;
+    }
     report(Code::runs_on_every_node, site.view, site.command->span,
-           "`" + site.program + "` ran once, on the first node, under Slurm; AI Runtime runs the "
-               "command on all " + std::to_string(compute_.nodes) + " nodes",
+           "`" + site.program +
+               "` ran once, on the first node, under Slurm; AI Runtime runs the "
+               "command on all " +
+               std::to_string(compute_.nodes) + " nodes",
            "guard it with `if [ \"$NODE_RANK\" = 0 ]; then ...; fi` if it must run once");
+  }
+
+  /// Downloads, copies and data preparation: their result lives on shared
+  /// storage, so running them once is what the script meant.
+  static bool is_run_once_side_effect(const Site& site) {
+    if (site.launcher.kind == Launcher::python) return true;
+    if (site.program == "huggingface-cli" || site.program == "hf") {
+      return site.command->words.size() > 1 &&
+             slurm::literal_value(site.command->words[1]) == "download";
+    }
+    return contains({"wget", "curl", "git", "rsync", "cp", "mv", "rm", "tar", "unzip", "aws",
+                     "gsutil", "azcopy", "gcloud", "rclone"},
+                    site.program);
+  }
+
+  /// A whole statement at the top of the script, not sent to the background.
+  bool can_guard(const Site& site) const {
+    const slurm::Context& c = site.context;
+    return site.view == 0 && site.statement != nullptr && !site.statement->background &&
+           !c.in_function && !c.in_loop && !c.in_branch && !c.background;
+  }
+
+  /// Node-local files (/tmp, /local*, /dev/shm, $TMPDIR) are needed on every node.
+  bool writes_node_local_path(const Site& site) const {
+    const std::string_view text = source(site.view, site.command->span);
+    for (std::string_view local : {"/tmp", "/local", "/dev/shm", "TMPDIR"}) {
+      if (text.find(local) != std::string_view::npos) return true;
+    }
+    return false;
   }
 
   /// `sbatch` inside a script submits another job; a here-document fed to it
@@ -635,9 +1212,12 @@ class CommandMapper {
   const Compute& compute_;
   const std::string& experiment_name_;
   Diagnostics& diagnostics_;
-  std::vector<std::vector<Edit>> edits_;    // per text view
-  std::vector<std::vector<Span>> replaced_; // per text view: spans whose text is gone
+  std::vector<std::vector<Edit>> edits_;     // per text view
+  std::vector<std::vector<Span>> replaced_;  // per text view: spans whose text is gone
   bool first_launch_seen_ = false;
+  ShellVariables variables_;                 // the batch script's simple assignments
+  std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
+  std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables
   CommandMapping result_;
 };
 

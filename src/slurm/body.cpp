@@ -12,9 +12,12 @@ bool is_shell(std::string_view program) {
 
 bool is_python(std::string_view program) {
   return program.rfind("python", 0) == 0 &&
-         std::all_of(program.begin() + 6, program.end(),
-                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+         std::all_of(program.begin() + 6, program.end(), [](char c) {
+           return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
+         });
 }
+
+std::string text_with_placeholders(const ast::Word& word);
 
 /// Builds the list of sites by walking the AST. The AST depth is bounded by
 /// the parser's ParseLimits, so recursion here is bounded too.
@@ -133,8 +136,7 @@ class Walker {
     for (size_t i = 1; i < words.size(); ++i) {
       // srun options are parsed as the shell hands them over; an expansion we
       // cannot evaluate stands for itself, which is enough to find the operand.
-      const auto literal = literal_value(words[i]);
-      option_words.push_back({literal.value_or("$?"), words[i].span});
+      option_words.push_back({text_with_placeholders(words[i]), words[i].span});
     }
     site.srun = directives::parse_options(option_words, directives::srun_options());
     site.srun_operand = 1 + site.srun->first_operand;
@@ -166,14 +168,14 @@ class Walker {
     if (word.parts.size() == 1 && word.parts[0].kind == ast::PartKind::single_quoted) {
       const Span inner = word.parts[0].inner;
       view = TextView{body_.views[0].text, inner, true, word.span};
-      nested->parse = parse_script(body_.views[0].text.substr(inner.begin, inner.size()),
-                                   inner.begin);
+      nested->parse =
+          parse_script(body_.views[0].text.substr(inner.begin, inner.size()), inner.begin);
     } else {
       const auto literal = literal_value(word);
       if (!literal) return -1;  // built at run time: nothing to parse statically
       nested->text = *literal;
-      view = TextView{nested->text, {0, static_cast<uint32_t>(nested->text.size())}, false,
-                      word.span};
+      view =
+          TextView{nested->text, {0, static_cast<uint32_t>(nested->text.size())}, false, word.span};
       nested->parse = parse_script(nested->text, 0);
       for (Diagnostic& d : nested->parse.diagnostics) d.span = word.span;
     }
@@ -187,6 +189,29 @@ class Walker {
   Body& body_;
   Diagnostics& diagnostics_;
 };
+
+/// The word's literal text with `$?` standing for each expansion, so
+/// `--nodes=$NNODES` still reads as an option with a value.
+std::string text_with_placeholders(const ast::Word& word) {
+  std::string out;
+  for (const ast::WordPart& part : word.parts) {
+    switch (part.kind) {
+      case ast::PartKind::literal:
+      case ast::PartKind::single_quoted:
+      case ast::PartKind::ansi_c_quoted:
+        out += part.text;
+        break;
+      case ast::PartKind::double_quoted:
+        for (const ast::WordPart& inner : part.parts) {
+          out += inner.kind == ast::PartKind::literal ? inner.text : std::string("$?");
+        }
+        break;
+      default:
+        out += "$?";
+    }
+  }
+  return out;
+}
 
 bool is_option_word(const ast::Word& word) {
   const auto literal = literal_value(word);
@@ -231,9 +256,9 @@ LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
     if (program == "time" || program == "exec" || program == "nohup" || program == "stdbuf" ||
         program == "numactl" || program == "env") {
       ++from;
-      while (from < words.size() && (is_option_word(words[from]) ||
-                                     literal_value(words[from]).value_or("").find('=') !=
-                                         std::string::npos)) {
+      while (from < words.size() &&
+             (is_option_word(words[from]) ||
+              literal_value(words[from]).value_or("").find('=') != std::string::npos)) {
         ++from;
       }
       continue;
@@ -270,16 +295,26 @@ LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
   return {Launcher::python, from, from + 1};
 }
 
+bool is_shell_program(std::string_view program) { return is_shell(program); }
+
 std::string_view launcher_name(Launcher launcher) {
   switch (launcher) {
-    case Launcher::none: return "none";
-    case Launcher::torchrun: return "torchrun";
-    case Launcher::torch_distributed_launch: return "torch.distributed.launch";
-    case Launcher::accelerate: return "accelerate";
-    case Launcher::deepspeed: return "deepspeed";
-    case Launcher::mpirun: return "mpirun";
-    case Launcher::horovodrun: return "horovodrun";
-    case Launcher::python: return "python";
+    case Launcher::none:
+      return "none";
+    case Launcher::torchrun:
+      return "torchrun";
+    case Launcher::torch_distributed_launch:
+      return "torch.distributed.launch";
+    case Launcher::accelerate:
+      return "accelerate";
+    case Launcher::deepspeed:
+      return "deepspeed";
+    case Launcher::mpirun:
+      return "mpirun";
+    case Launcher::horovodrun:
+      return "horovodrun";
+    case Launcher::python:
+      return "python";
   }
   return "none";
 }
@@ -288,8 +323,7 @@ Body analyze_body(const SourceFile& file, uint32_t body_offset, Diagnostics& dia
   Body body;
   const std::string_view text = file.text();
   body_offset = std::min(body_offset, static_cast<uint32_t>(text.size()));
-  body.views.push_back(
-      TextView{text, {body_offset, static_cast<uint32_t>(text.size())}, true, {}});
+  body.views.push_back(TextView{text, {body_offset, static_cast<uint32_t>(text.size())}, true, {}});
   body.parse = parse_script(text.substr(body_offset), body_offset);
   for (const Diagnostic& d : body.parse.diagnostics) diagnostics.push_back(d);
   Walker(body, diagnostics).walk_script(body.parse.script, 0, Context{});

@@ -24,13 +24,13 @@ namespace s2a::slurm {
 /// to the span of the quoted word.
 struct TextView {
   std::string_view text;
-  Span window;          // the part of `text` this script occupies
-  bool exact = true;    // spans are file offsets
-  Span fallback;        // where to point diagnostics when not exact
+  Span window;        // the part of `text` this script occupies
+  bool exact = true;  // spans are file offsets
+  Span fallback;      // where to point diagnostics when not exact
 };
 
 struct Context {
-  bool in_srun = false;          // inside an srun step (runs per task)
+  bool in_srun = false;  // inside an srun step (runs per task)
   bool in_function = false;
   bool in_loop = false;
   bool in_branch = false;        // if/case branch or && / || operand
@@ -45,35 +45,35 @@ enum class Launcher : uint8_t {
   torch_distributed_launch,  // python -m torch.distributed.launch
   accelerate,                // accelerate launch
   deepspeed,
-  mpirun,                    // mpirun, mpiexec
+  mpirun,  // mpirun, mpiexec
   horovodrun,
-  python,                    // python script.py (one process)
+  python,  // python script.py (one process)
 };
 
 struct LauncherCall {
   Launcher kind = Launcher::none;
-  size_t program_word = 0;   // index of the launcher's first word
-  size_t first_argument = 0; // index of the first word after "torchrun" / "-m mod" / "launch"
+  size_t program_word = 0;    // index of the launcher's first word
+  size_t first_argument = 0;  // index of the first word after "torchrun" / "-m mod" / "launch"
 };
 
 struct Site {
-  const ast::Command* command = nullptr;  // a simple command
+  const ast::Command* command = nullptr;     // a simple command
   const ast::ListItem* statement = nullptr;  // the statement it makes up alone, if any
   Context context;
-  uint32_t view = 0;            // index into Body::views
-  std::string program;          // first word's literal basename ("srun", "python3")
-  LauncherCall launcher;        // the launcher this command runs, directly or under srun
+  uint32_t view = 0;      // index into Body::views
+  std::string program;    // first word's literal basename ("srun", "python3")
+  LauncherCall launcher;  // the launcher this command runs, directly or under srun
   // srun only
   std::optional<directives::OptionParse> srun;  // srun's own options
-  size_t srun_operand = 0;                       // index of the first word after srun's options
-  int nested_script = -1;                        // index into Body::nested for `srun bash -c`
+  size_t srun_operand = 0;                      // index of the first word after srun's options
+  int nested_script = -1;                       // index into Body::nested for `srun bash -c`
 };
 
 struct NestedScript {
   std::string text;  // owned copy for double-quoted scripts (empty when exact)
   ParseResult parse;
   uint32_t view = 0;
-  Span word;         // the quoted word holding the script
+  Span word;  // the quoted word holding the script
 };
 
 struct Body {
@@ -95,5 +95,7 @@ struct Body {
 /// Finds a distributed launcher in words[from...].
 [[nodiscard]] LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from);
 [[nodiscard]] std::string_view launcher_name(Launcher launcher);
+/// bash, sh, zsh, dash: interpreters whose `-c SCRIPT` is parsed again.
+[[nodiscard]] bool is_shell_program(std::string_view program);
 
 }  // namespace s2a::slurm

@@ -1,0 +1,325 @@
+// Meanings of launch values and the launch text for AI Runtime; see launch.hpp.
+#include "air/launch.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "slurm/body.hpp"
+
+namespace s2a::air {
+namespace {
+
+bool is_digits(std::string_view text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::optional<uint64_t> to_number(std::string_view text) {
+  if (!is_digits(text) || text.size() > 18) return std::nullopt;
+  return std::stoull(std::string(text));
+}
+
+ShellValue known(Meaning meaning, std::optional<uint64_t> number = std::nullopt) {
+  return {meaning, number};
+}
+
+/// A recursive-descent evaluator for the integer arithmetic launch lines use.
+/// Depth is bounded; overflow and division by zero give "unknown".
+class Arithmetic {
+ public:
+  using Lookup = std::function<ShellValue(std::string_view)>;
+  Arithmetic(std::string_view text, Lookup lookup) : text_(text), lookup_(std::move(lookup)) {}
+
+  ShellValue run() {
+    auto value = sum(0);
+    skip_blanks();
+    if (!value || pos_ != text_.size()) return {tainted_, std::nullopt};
+    return {tainted_ == Meaning::unknown ? Meaning::number : tainted_, value};
+  }
+
+ private:
+  static constexpr int kMaxDepth = 32;
+
+  void skip_blanks() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
+  }
+
+  std::optional<uint64_t> sum(int depth) {
+    auto left = product(depth);
+    while (left) {
+      skip_blanks();
+      if (pos_ >= text_.size() || (text_[pos_] != '+' && text_[pos_] != '-')) break;
+      const char op = text_[pos_++];
+      const auto right = product(depth);
+      if (!right) return std::nullopt;
+      uint64_t out = 0;
+      if (op == '+' ? __builtin_add_overflow(*left, *right, &out)
+                    : __builtin_sub_overflow(*left, *right, &out)) {
+        return std::nullopt;
+      }
+      left = out;
+    }
+    return left;
+  }
+
+  std::optional<uint64_t> product(int depth) {
+    auto left = atom(depth);
+    while (left) {
+      skip_blanks();
+      if (pos_ >= text_.size() ||
+          std::string_view("*/%").find(text_[pos_]) == std::string_view::npos) {
+        break;
+      }
+      const char op = text_[pos_++];
+      const auto right = atom(depth);
+      if (!right) return std::nullopt;
+      if (op == '*') {
+        uint64_t out = 0;
+        if (__builtin_mul_overflow(*left, *right, &out)) return std::nullopt;
+        left = out;
+      } else {
+        if (*right == 0) return std::nullopt;
+        left = op == '/' ? *left / *right : *left % *right;
+      }
+    }
+    return left;
+  }
+
+  std::optional<uint64_t> atom(int depth) {
+    skip_blanks();
+    if (pos_ >= text_.size() || depth > kMaxDepth) return std::nullopt;
+    if (text_[pos_] == '(') {
+      ++pos_;
+      auto value = sum(depth + 1);
+      skip_blanks();
+      if (pos_ >= text_.size() || text_[pos_] != ')') return std::nullopt;
+      ++pos_;
+      return value;
+    }
+    const size_t start = pos_;
+    if (text_[pos_] == '$') ++pos_;
+    const bool braced = pos_ < text_.size() && text_[pos_] == '{';
+    if (braced) ++pos_;
+    const size_t name_start = pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+      ++pos_;
+    }
+    const std::string_view token = text_.substr(name_start, pos_ - name_start);
+    if (braced) {
+      if (pos_ >= text_.size() || text_[pos_] != '}') return std::nullopt;
+      ++pos_;
+    }
+    if (token.empty()) return std::nullopt;
+    if (is_digits(token) && start == name_start) return to_number(token);
+    const ShellValue value = lookup_(token);
+    // A result computed from the job id or $RANDOM keeps that meaning.
+    if (value.meaning == Meaning::job_id || value.meaning == Meaning::random) {
+      tainted_ = value.meaning;
+      return 0;
+    }
+    return value.number;
+  }
+
+  std::string_view text_;
+  Lookup lookup_;
+  size_t pos_ = 0;
+  Meaning tainted_ = Meaning::unknown;
+};
+
+bool has_flag(const ast::Command& command, std::initializer_list<std::string_view> flags) {
+  for (size_t i = 1; i < command.words.size(); ++i) {
+    const auto literal = slurm::literal_value(command.words[i]);
+    if (!literal) continue;
+    for (std::string_view flag : flags) {
+      if (*literal == flag || literal->rfind(std::string(flag) + "=", 0) == 0) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void ShellVariables::assign(uint32_t at, std::string name, ShellValue value) {
+  entries_.push_back({at, std::move(name), value});
+}
+
+ShellValue ShellVariables::lookup(std::string_view name, uint32_t at) const {
+  ShellValue out;
+  for (const Entry& entry : entries_) {
+    if (entry.at < at && entry.name == name) out = entry.value;
+  }
+  return out;
+}
+
+ShellValue ValueReader::named(std::string_view name, uint32_t at) const {
+  const uint64_t nodes = compute_.nodes;
+  const uint64_t gpus = compute_.gpus_per_node;
+  if (name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES" || name == "SLURM_STEP_NUM_NODES" ||
+      name == "NUM_NODES") {
+    return known(Meaning::node_count, nodes);
+  }
+  if (name == "SLURM_GPUS_ON_NODE" || name == "LOCAL_WORLD_SIZE") {
+    return known(Meaning::gpus_per_node, gpus);
+  }
+  if (name == "WORLD_SIZE") return known(Meaning::total_gpus, nodes * gpus);
+  if (name == "SLURM_NODEID" || name == "SLURM_PROCID" || name == "SLURM_LOCALID") {
+    return known(Meaning::batch_rank, 0);
+  }
+  if (name == "NODE_RANK") return known(Meaning::node_rank);
+  if (name == "SLURM_JOB_ID" || name == "SLURM_JOBID") return known(Meaning::job_id);
+  if (name == "RANDOM") return known(Meaning::random);
+  if (name == "MASTER_ADDR" || name == "SLURMD_NODENAME" || name == "HOSTNAME") {
+    const ShellValue own = variables_.lookup(name, at);
+    return own.meaning == Meaning::unknown ? known(Meaning::node0_address) : own;
+  }
+  if (name == "MASTER_PORT") {
+    const ShellValue own = variables_.lookup(name, at);
+    return own.meaning == Meaning::number ? own : known(Meaning::port);
+  }
+  return variables_.lookup(name, at);
+}
+
+ShellValue ValueReader::variable(const ast::WordPart& param) const {
+  const std::string_view op = param.op;
+  const ShellValue value = named(param.text, param.span.begin);
+  if (op.empty()) return value;
+  if (value.meaning == Meaning::node_list) {
+    if (op == "[0]") return known(Meaning::node0_address);
+    if (op == "#[@]" || op == "#[*]") return known(Meaning::node_count, compute_.nodes);
+    return {};
+  }
+  if (op.rfind(":-", 0) == 0 || op.rfind("-", 0) == 0) {
+    if (value.meaning != Meaning::unknown) return value;
+    return parts(param.parts);  // ${X:-8} with X unset in the script
+  }
+  return {};
+}
+
+ShellValue ValueReader::parts(const std::vector<ast::WordPart>& parts) const {
+  const ast::WordPart* only = nullptr;
+  for (const ast::WordPart& part : parts) {
+    const bool empty_text =
+        (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted) &&
+        part.text.empty();
+    if (empty_text) continue;
+    if (only != nullptr) return {};
+    only = &part;
+  }
+  if (only == nullptr) return {};
+  switch (only->kind) {
+    case ast::PartKind::literal:
+    case ast::PartKind::single_quoted:
+    case ast::PartKind::ansi_c_quoted: {
+      const auto number = to_number(only->text);
+      return number ? known(Meaning::number, number) : known(Meaning::text);
+    }
+    case ast::PartKind::double_quoted:
+      return this->parts(only->parts);
+    case ast::PartKind::param:
+      return variable(*only);
+    case ast::PartKind::arith:
+      return arithmetic(only->text, only->span.begin);
+    case ast::PartKind::command_subst:
+    case ast::PartKind::backtick:
+      return only->script ? substitution(*only->script) : ShellValue{};
+    case ast::PartKind::process_subst:
+      return {};
+  }
+  return {};
+}
+
+ShellValue ValueReader::word(const ast::Word& word) const { return parts(word.parts); }
+
+ShellValue ValueReader::arithmetic(std::string_view expression, uint32_t at) const {
+  return Arithmetic(expression, [&](std::string_view name) { return named(name, at); }).run();
+}
+
+ShellValue ValueReader::substitution(const ast::Script& script) const {
+  if (is_first_host_idiom(script) || names_node0(script)) return known(Meaning::node0_address);
+  if (script.body.items.size() == 1 && is_host_list_command(script.body.items[0].command)) {
+    return known(Meaning::node_list);
+  }
+  return {};
+}
+
+bool is_first_host_idiom(const ast::Script& script) {
+  if (script.body.items.size() != 1) return false;
+  const ast::Command& pipeline = script.body.items[0].command;
+  if (pipeline.kind != ast::CommandKind::pipeline || pipeline.children.size() != 2) return false;
+  const ast::Command& second = pipeline.children[1];
+  if (!is_host_list_command(pipeline.children[0]) || second.kind != ast::CommandKind::simple) {
+    return false;
+  }
+  if (second.words.empty() || slurm::program_name(second.words[0]) != "head") return false;
+  std::string args;
+  for (size_t i = 1; i < second.words.size(); ++i) {
+    args += slurm::literal_value(second.words[i]).value_or("?");
+  }
+  return args == "-n1" || args == "-1" || args == "--lines=1" || args.empty();
+}
+
+bool is_host_list_command(const ast::Command& command) {
+  if (command.kind != ast::CommandKind::simple || command.words.size() < 3 ||
+      command.words.size() > 4 || slurm::program_name(command.words[0]) != "scontrol" ||
+      slurm::literal_value(command.words[1]) != "show") {
+    return false;
+  }
+  const auto what = slurm::literal_value(command.words[2]);
+  return what == "hostnames" || what == "hostname";
+}
+
+bool names_node0(const ast::Script& script) {
+  if (script.body.items.size() != 1) return false;
+  const ast::Command& command = script.body.items[0].command;
+  if (command.kind != ast::CommandKind::simple || command.words.empty()) return false;
+  const std::string program = slurm::program_name(command.words[0]);
+  if (program == "hostname") return true;
+  if (program != "srun") return false;
+  // `srun -N1 -n1 -w "$head_node" hostname --ip-address`: one task on one node.
+  const bool one_node =
+      has_flag(command, {"-N1", "--nodes=1", "-n1", "--ntasks=1", "-w", "--nodelist", "-N", "-n"});
+  const bool runs_hostname =
+      std::any_of(command.words.begin() + 1, command.words.end(),
+                  [](const ast::Word& w) { return slurm::program_name(w) == "hostname"; });
+  return one_node && runs_hostname;
+}
+
+std::string node_list_stand_in() {
+  return "printf '%s\\n' \"$MASTER_ADDR\" $(seq -f 'node-%g' 1 $((NUM_NODES - 1)))";
+}
+
+std::string per_node_torchrun(std::string_view procs_per_node) {
+  return "torchrun --nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" --nproc_per_node=" +
+         std::string(procs_per_node) +
+         " --master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" --no_python ";
+}
+
+std::string slurm_task_exports() {
+  return "export SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" SLURM_NTASKS=\"$WORLD_SIZE\" "
+         "SLURM_NTASKS_PER_NODE=\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\";";
+}
+
+std::string slurm_task_shim() {
+  return "bash -c '" + slurm_task_exports() + " exec \"$@\"' slurm-task ";
+}
+
+bool is_shim_variable(std::string_view name) {
+  return name == "SLURM_PROCID" || name == "SLURM_LOCALID" || name == "SLURM_NTASKS" ||
+         name == "SLURM_NPROCS" || name == "SLURM_NTASKS_PER_NODE" || name == "SLURM_NODEID";
+}
+
+std::string single_quote(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('\'');
+  return out;
+}
+
+}  // namespace s2a::air

@@ -1,0 +1,109 @@
+// What the values on a launch line mean, and the launch text AI Runtime needs.
+//
+// Launch flags are rarely literal: `--master_addr=$head_node_ip`,
+// `--nproc_per_node=$GPUS_PER_NODE`, `--nnodes ${#nodes[@]}`. To translate
+// them the mapper must know that head_node_ip is "node 0's address" and
+// GPUS_PER_NODE is 8, so this file tracks simple assignments of the batch
+// script and classifies values by meaning. It also holds the per-node
+// launcher and the SLURM_* shim used when srun started one task per GPU.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "air/workload.hpp"
+#include "parse/parse_script.hpp"
+
+namespace s2a::air {
+
+/// What a shell value stands for, as far as a launch is concerned.
+enum class Meaning : uint8_t {
+  unknown,
+  number,         // a known count (see ShellValue::number)
+  text,           // a literal that is not a number
+  node0_address,  // the first node (MASTER_ADDR on AI Runtime)
+  node_list,      // every node, one per line / array element
+  node_count,     // NUM_NODES
+  node_rank,      // NODE_RANK, evaluated on each node
+  batch_rank,     // SLURM_NODEID/PROCID/LOCALID read in the batch shell: always 0
+  gpus_per_node,  // LOCAL_WORLD_SIZE
+  total_gpus,     // WORLD_SIZE
+  port,           // MASTER_PORT
+  job_id,         // SLURM_JOB_ID, or a value computed from it
+  random,         // $RANDOM: differs on every node once each node runs the command
+};
+
+struct ShellValue {
+  Meaning meaning = Meaning::unknown;
+  std::optional<uint64_t> number;  // set when the count is known
+};
+
+/// Simple assignments of the batch script (`X=...`, `export X=...`,
+/// `X=( $(...) )`) in source order, so a later use can ask what X held.
+class ShellVariables {
+ public:
+  void assign(uint32_t at, std::string name, ShellValue value);
+  /// The value of the last assignment before offset `at`, or unknown.
+  [[nodiscard]] ShellValue lookup(std::string_view name, uint32_t at) const;
+
+ private:
+  struct Entry {
+    uint32_t at;
+    std::string name;
+    ShellValue value;
+  };
+  std::vector<Entry> entries_;
+};
+
+/// Evaluates words in the batch shell's terms (expansions done on node 0).
+class ValueReader {
+ public:
+  ValueReader(const ShellVariables& variables, const Compute& compute)
+      : variables_(variables), compute_(compute) {}
+
+  [[nodiscard]] ShellValue word(const ast::Word& word) const;
+  [[nodiscard]] ShellValue parts(const std::vector<ast::WordPart>& parts) const;
+  [[nodiscard]] ShellValue variable(const ast::WordPart& param) const;
+  [[nodiscard]] ShellValue substitution(const ast::Script& script) const;
+  /// `$(( ... ))` with + - * / % and parentheses over numbers and variables.
+  [[nodiscard]] ShellValue arithmetic(std::string_view expression, uint32_t at) const;
+
+ private:
+  [[nodiscard]] ShellValue named(std::string_view name, uint32_t at) const;
+
+  const ShellVariables& variables_;
+  const Compute& compute_;
+};
+
+/// The scontrol idiom for the first node: `scontrol show hostname[s] [LIST] | head -n 1`.
+[[nodiscard]] bool is_first_host_idiom(const ast::Script& script);
+/// `scontrol show hostnames [LIST]` alone: every node of the job.
+[[nodiscard]] bool is_host_list_command(const ast::Command& command);
+/// `hostname [-s|-f|-i|-I|--ip-address]`, or `srun ... hostname ...` on the
+/// first node: run in the batch shell they name node 0.
+[[nodiscard]] bool names_node0(const ast::Script& script);
+
+/// Stand-in for the job's node list: node 0's real address, then a
+/// placeholder name per other node (AI Runtime does not list its nodes).
+[[nodiscard]] std::string node_list_stand_in();
+
+/// The per-node launcher that starts `procs_per_node` processes on each node
+/// (one per GPU), ending with `--no_python ` so a program follows.
+[[nodiscard]] std::string per_node_torchrun(std::string_view procs_per_node);
+
+/// Shell text that sets the SLURM_* task variables from torchrun's per-worker
+/// variables; `bash -c '<shim> exec "$@"' slurm-task PROGRAM...`.
+[[nodiscard]] std::string slurm_task_exports();
+[[nodiscard]] std::string slurm_task_shim();
+
+/// Variables the shim sets inside each worker.
+[[nodiscard]] bool is_shim_variable(std::string_view name);
+
+/// Quotes text for the shell in single quotes.
+[[nodiscard]] std::string single_quote(std::string_view text);
+
+}  // namespace s2a::air

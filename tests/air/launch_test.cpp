@@ -1,0 +1,247 @@
+// The distributed-launch translation, through translate(): each launch style
+// must come out as the command a careful engineer would write for AI Runtime,
+// with a diagnostic for everything approximated.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "air/launch.hpp"
+#include "support/run_process.hpp"
+#include "translate.hpp"
+
+namespace s2a {
+namespace {
+
+std::string script(const std::string& directives, const std::string& body) {
+  return "#!/bin/bash\n" + directives + body;
+}
+
+const std::string k2x8 = "#SBATCH --nodes=2 --ntasks-per-node=1 --gpus-per-node=h100:8\n";
+const std::string k2x8Tasks = "#SBATCH --nodes=2 --ntasks-per-node=8 --gpus-per-node=h100:8\n";
+
+Translation run(const std::string& text) { return translate("job.sbatch", text); }
+
+/// The command without the leading `cd "$CODE_SOURCE_PATH"` line.
+std::string body_of(const Translation& t) {
+  EXPECT_TRUE(t.workload.has_value());
+  const std::string& command = t.workload->command;
+  return command.substr(command.find('\n') + 1);
+}
+
+bool has_code(const Translation& t, Code code) {
+  return std::any_of(t.diagnostics.begin(), t.diagnostics.end(),
+                     [&](const Diagnostic& d) { return d.code == code; });
+}
+
+std::string message_of(const Translation& t, Code code) {
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == code) return d.message;
+  }
+  return "";
+}
+
+struct Case {
+  const char* name;
+  std::string directives;
+  std::string body;
+  std::string expected;
+};
+
+class LaunchCommand : public ::testing::TestWithParam<Case> {};
+
+TEST_P(LaunchCommand, TranslatesTheLaunchLine) {
+  const Case& c = GetParam();
+  EXPECT_EQ(body_of(run(script(c.directives, c.body))), c.expected);
+}
+
+const std::string kPerNode =
+    "torchrun --nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" "
+    "--nproc_per_node=\"$LOCAL_WORLD_SIZE\" --master_addr=\"$MASTER_ADDR\" "
+    "--master_port=\"$MASTER_PORT\" --no_python ";
+const std::string kShim =
+    "bash -c 'export SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" "
+    "SLURM_NTASKS=\"$WORLD_SIZE\" SLURM_NTASKS_PER_NODE=\"$LOCAL_WORLD_SIZE\" "
+    "SLURM_NODEID=\"$GROUP_RANK\"; exec \"$@\"' slurm-task ";
+
+INSTANTIATE_TEST_SUITE_P(
+    Spellings, LaunchCommand,
+    ::testing::Values(
+        Case{"torchrun_equals", k2x8,
+             "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID --nproc_per_node=8 "
+             "--master_addr=$(hostname) --master_port=29500 train.py\n",
+             "torchrun --nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" "
+             "--nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" --master_addr=\"$MASTER_ADDR\" "
+             "--master_port=\"$MASTER_PORT\" train.py\n"},
+        Case{"torchrun_dashes_spaces", k2x8,
+             "srun bash -c 'torchrun --nnodes $SLURM_NNODES --node-rank $SLURM_NODEID "
+             "--nproc-per-node 8 --master-addr $MASTER_ADDR --master-port 29500 train.py'\n",
+             "torchrun --nnodes \"$NUM_NODES\" --node-rank \"$NODE_RANK\" --nproc-per-node "
+             "\"${LOCAL_WORLD_SIZE:-8}\" --master-addr \"$MASTER_ADDR\" --master-port "
+             "\"$MASTER_PORT\" train.py\n"},
+        Case{"module_form_c10d", k2x8,
+             "head=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
+             "srun python -m torch.distributed.run --nnodes=$SLURM_NNODES --nproc_per_node=8 "
+             "--rdzv_backend=c10d --rdzv_endpoint=$head:29500 --rdzv_id=$SLURM_JOB_ID x.py\n",
+             "head=$MASTER_ADDR\npython -m torch.distributed.run --nnodes=\"$NUM_NODES\" "
+             "--nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" --rdzv_backend=c10d "
+             "--rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\" --rdzv_id=\"$MLFLOW_RUN_ID\" x.py\n"},
+        Case{"variables_from_the_script", k2x8,
+             "GPUS_PER_NODE=8\nNNODES=$SLURM_NNODES\nnodes=( $(scontrol show hostnames) )\n"
+             "head_node=${nodes[0]}\n"
+             "srun torchrun --nnodes=$NNODES --nproc_per_node=$GPUS_PER_NODE "
+             "--rdzv_backend=c10d --rdzv_endpoint=$head_node:29500 t.py\n",
+             "GPUS_PER_NODE=8\nNNODES=$NUM_NODES\nnodes=( $(printf '%s\\n' \"$MASTER_ADDR\" "
+             "$(seq -f 'node-%g' 1 $((NUM_NODES - 1)))) )\nhead_node=${nodes[0]}\n"
+             "torchrun --nnodes=\"$NUM_NODES\" --nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" "
+             "--rdzv_backend=c10d --rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\" t.py\n"},
+        Case{"standalone_single_node", "#SBATCH --nodes=1 --gpus-per-node=h100:8\n",
+             "torchrun --standalone --nnodes=1 --nproc-per-node=8 t.py\n",
+             "torchrun --standalone --nnodes=\"$NUM_NODES\" "
+             "--nproc-per-node=\"${LOCAL_WORLD_SIZE:-8}\" t.py\n"},
+        Case{"standalone_multi_node", k2x8, "srun torchrun --standalone --nproc_per_node=8 t.py\n",
+             "torchrun --nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" "
+             "--master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" "
+             "--nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" t.py\n"},
+        Case{"missing_flags_added", k2x8, "srun torchrun --nproc_per_node=8 t.py\n",
+             "torchrun --nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" "
+             "--master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" "
+             "--nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" t.py\n"},
+        Case{"legacy_launch_local_rank", k2x8,
+             "srun bash -c 'python -m torch.distributed.launch --nproc_per_node=8 "
+             "--nnodes=2 --node_rank=$SLURM_NODEID --master_addr=$MASTER_ADDR "
+             "--master_port=12345 main.py'\n",
+             "python -m torch.distributed.launch --nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" "
+             "--nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" --master_addr=\"$MASTER_ADDR\" "
+             "--master_port=\"$MASTER_PORT\" main.py\n"},
+        Case{"per_gpu_python", k2x8Tasks, "srun python -u train.py --lr 1e-4\n",
+             kPerNode + kShim + "python -u train.py --lr 1e-4\n"},
+        Case{"per_gpu_executable_with_srun_ntasks", "#SBATCH --nodes=2 --gpus-per-node=h100:8\n",
+             "srun --ntasks-per-node=8 ./train_bin --steps 10\n",
+             kPerNode + kShim + "./train_bin --steps 10\n"},
+        Case{"per_gpu_total_tasks", "#SBATCH --nodes=2 --ntasks=16 --gpus-per-node=h100:8\n",
+             "srun python train.py\n", kPerNode + kShim + "python train.py\n"},
+        Case{"escaped_rank_in_double_quotes", k2x8,
+             "srun bash -c \"torchrun --nnodes=$SLURM_NNODES --node_rank=\\$SLURM_NODEID "
+             "--master_addr=$MASTER_ADDR t.py\"\n",
+             "bash -c \"torchrun --nnodes=$NUM_NODES --node_rank=\\$NODE_RANK "
+             "--master_addr=$MASTER_ADDR t.py\"\n"},
+        Case{"accelerate", k2x8,
+             "srun accelerate launch --num_processes $((SLURM_NNODES * 8)) --num_machines "
+             "$SLURM_NNODES --machine_rank \\$SLURM_NODEID --main_process_ip $(hostname) "
+             "--main_process_port 29500 t.py\n",
+             "accelerate launch --num_processes \"$WORLD_SIZE\" --num_machines \"$NUM_NODES\" "
+             "--machine_rank \"$NODE_RANK\" --main_process_ip \"$MASTER_ADDR\" "
+             "--main_process_port \"$MASTER_PORT\" t.py\n"},
+        Case{"accelerate_missing_machine_flags", k2x8,
+             "srun accelerate launch --multi_gpu --num_processes 16 t.py\n",
+             "accelerate launch --num_machines=\"$NUM_NODES\" --machine_rank=\"$NODE_RANK\" "
+             "--main_process_ip=\"$MASTER_ADDR\" --main_process_port=\"$MASTER_PORT\" "
+             "--multi_gpu --num_processes \"$WORLD_SIZE\" t.py\n"},
+        Case{"deepspeed_pdsh", k2x8,
+             "scontrol show hostnames \"$SLURM_JOB_NODELIST\" | sed 's/$/ slots=8/' > hosts\n"
+             "deepspeed --hostfile hosts --num_nodes $SLURM_NNODES --num_gpus 8 t.py\n",
+             "printf '%s\\n' \"$MASTER_ADDR\" $(seq -f 'node-%g' 1 $((NUM_NODES - 1))) | "
+             "sed 's/$/ slots=8/' > hosts\ndeepspeed --no_ssh --node_rank=\"$NODE_RANK\" "
+             "--master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" --hostfile hosts "
+             "--num_nodes \"$NUM_NODES\" --num_gpus \"${LOCAL_WORLD_SIZE:-8}\" t.py\n"},
+        Case{"one_node_step_with_nodelist", k2x8,
+             "h=$(scontrol show hostnames | head -n1)\nsrun -N1 -n1 -w \"$h\" python prep.py\n"
+             "srun -r 1 -N1 python other.py\n",
+             "h=$MASTER_ADDR\nif [ \"$NODE_RANK\" = 0 ]; then python prep.py; fi\n"
+             "if [ \"$NODE_RANK\" = 1 ]; then python other.py; fi\n"},
+        Case{"run_once_guard", k2x8,
+             "python download.py --out /shared/data\nmkdir -p /shared/ckpt\n"
+             "cp -r /shared/data /tmp/data\nsrun torchrun --nnodes=2 --nproc_per_node=8 "
+             "--rdzv_backend=c10d --rdzv_endpoint=$(hostname):29500 t.py\n",
+             "if [ \"$NODE_RANK\" = 0 ]; then python download.py --out /shared/data; fi\n"
+             "mkdir -p /shared/ckpt\ncp -r /shared/data /tmp/data\ntorchrun "
+             "--nnodes=\"$NUM_NODES\" --nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" "
+             "--rdzv_backend=c10d --rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\" t.py\n"}),
+    [](const ::testing::TestParamInfo<Case>& param_info) {
+      return std::string(param_info.param.name);
+    });
+
+TEST(LaunchDiagnostics, BatchExpandedNodeRankIsReportedAsFixed) {
+  const Translation t = run(script(k2x8,
+                                   "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID "
+                                   "--nproc_per_node=8 --master_addr=$(hostname) "
+                                   "--master_port=29500 t.py\n"));
+  EXPECT_EQ(message_of(t, Code::batch_rank_fixed),
+            "under Slurm `$SLURM_NODEID` was expanded once in the batch shell, so every node got "
+            "rank 0; the translation uses each node's $NODE_RANK");
+}
+
+TEST(LaunchDiagnostics, ProcessesPerNodeDisagreeingWithTheGpusIsReported) {
+  const Translation t = run(script(k2x8,
+                                   "srun torchrun --nnodes=2 --nproc_per_node=4 "
+                                   "--rdzv_backend=c10d --rdzv_endpoint=$(hostname):1 t.py\n"));
+  EXPECT_EQ(message_of(t, Code::launcher_count_mismatch),
+            "--nproc_per_node=4 but each node has 8 GPU(s)");
+  EXPECT_NE(body_of(t).find("--nproc_per_node=4 "), std::string::npos);
+}
+
+TEST(LaunchDiagnostics, TasksPerNodeOtherThanGpusKeepsTheTaskCount) {
+  const Translation t = run(script("#SBATCH --nodes=2 --ntasks-per-node=4 --gpus-per-node=h100:8\n",
+                                   "srun python train.py\n"));
+  EXPECT_NE(body_of(t).find("--nproc_per_node=4 "), std::string::npos);
+  EXPECT_EQ(message_of(t, Code::launcher_count_mismatch),
+            "srun starts 4 tasks per node but each AI Runtime node has 8 GPU(s); the translation "
+            "keeps 4 processes per node");
+  EXPECT_TRUE(has_code(t, Code::tasks_started_by_torchrun));
+}
+
+TEST(LaunchDiagnostics, SeveralLaunchersPerNodeAreReported) {
+  const Translation t = run(script(k2x8Tasks, "srun torchrun --nproc_per_node=8 t.py\n"));
+  EXPECT_TRUE(has_code(t, Code::one_task_per_gpu));
+}
+
+TEST(LaunchDiagnostics, MpiAcrossNodesIsReported) {
+  const Translation t = run(script(k2x8Tasks, "mpirun -np 16 python t.py\n"));
+  EXPECT_EQ(message_of(t, Code::mpi_launch_unsupported),
+            "`mpirun` starts ranks on other nodes through Slurm or ssh; AI Runtime has no MPI "
+            "launcher across nodes");
+  const Translation one = run(script("#SBATCH -N1 --ntasks-per-node=8 --gpus-per-node=h100:8\n",
+                                     "mpirun -np 8 python t.py\n"));
+  EXPECT_FALSE(has_code(one, Code::mpi_launch_unsupported));
+  EXPECT_EQ(body_of(one), "mpirun -np 8 python t.py\n");
+}
+
+TEST(LaunchDiagnostics, RandomRendezvousIdBecomesTheRunId) {
+  const Translation t = run(script(k2x8,
+                                   "srun torchrun --nnodes=2 --nproc_per_node=8 "
+                                   "--rdzv_id=$RANDOM --rdzv_backend=c10d "
+                                   "--rdzv_endpoint=$(hostname):29500 t.py\n"));
+  EXPECT_NE(body_of(t).find("--rdzv_id=\"$MLFLOW_RUN_ID\""), std::string::npos);
+  EXPECT_TRUE(has_code(t, Code::launch_value_replaced));
+}
+
+TEST(LaunchDiagnostics, ShimVariablesInsideThePerGpuScriptAreNotReported) {
+  const Translation t =
+      run(script(k2x8Tasks, "srun bash -c 'export RANK=$SLURM_PROCID; python t.py'\n"));
+  EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped));
+  EXPECT_EQ(body_of(t),
+            kPerNode +
+                "bash -c '\nexport SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" "
+                "SLURM_NTASKS=\"$WORLD_SIZE\" SLURM_NTASKS_PER_NODE="
+                "\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\";\n"
+                "export RANK=$SLURM_PROCID; python t.py\n'\n");
+}
+
+TEST(ValueReader, ArithmeticOverflowAndDivisionByZeroAreUnknown) {
+  air::ShellVariables vars;
+  air::Compute compute;
+  compute.nodes = 2;
+  compute.gpus_per_node = 8;
+  const air::ValueReader reader(vars, compute);
+  EXPECT_EQ(reader.arithmetic("SLURM_NNODES * 8", 0).number, 16u);
+  EXPECT_EQ(reader.arithmetic("(1 + 2) * $NUM_NODES", 0).number, 6u);
+  EXPECT_FALSE(reader.arithmetic("99999999999 * 99999999999 * 99999999999", 0).number);
+  EXPECT_FALSE(reader.arithmetic("4 / 0", 0).number);
+  EXPECT_EQ(reader.arithmetic("10000 + SLURM_JOB_ID % 50000", 0).meaning, air::Meaning::job_id);
+  EXPECT_FALSE(reader.arithmetic(std::string(5000, '('), 0).number);
+}
+
+}  // namespace
+}  // namespace s2a

@@ -1,0 +1,74 @@
+// Proves the one-task-per-GPU translation with a real torchrun (Debian's
+// python3-torch, CPU, gloo): the translated command runs for two simulated
+// nodes on 127.0.0.1, and a program that reads SLURM_PROCID/SLURM_NTASKS and
+// calls init_process_group(init_method="tcp://$MASTER_ADDR:$MASTER_PORT")
+// sees the right ranks and completes an all-reduce. Skipped without torchrun.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "support/run_process.hpp"
+#include "translate.hpp"
+
+namespace s2a {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kProgram = R"(import os, torch, torch.distributed as dist
+rank, world = int(os.environ["SLURM_PROCID"]), int(os.environ["SLURM_NTASKS"])
+dist.init_process_group("gloo", init_method="tcp://%s:%s" % (os.environ["MASTER_ADDR"],
+                        os.environ["MASTER_PORT"]), rank=rank, world_size=world)
+t = torch.ones(1) * rank
+dist.all_reduce(t)
+print("rank=%d local=%s node=%s ntasks=%d sum=%d" % (rank, os.environ["SLURM_LOCALID"],
+      os.environ["SLURM_NODEID"], world, int(t.item())), flush=True)
+)";
+
+// torch 1.13 on Python 3.11: Std.from_str("0") returns None; map it to Std.NONE.
+constexpr const char* kSiteCustomize = R"(try:
+    from torch.distributed.elastic.multiprocessing import api as _api
+    _orig = _api.Std.from_str
+    _api.Std.from_str = staticmethod(lambda vm: _orig(vm) or _api.Std.NONE)
+except Exception:
+    pass
+)";
+
+TEST(ShimWithTorchrun, PerGpuTasksGetSlurmRanksOnTwoNodes) {
+  if (!fs::exists("/usr/bin/torchrun")) GTEST_SKIP() << "torchrun is not installed";
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --nodes=2 --ntasks-per-node=2 --gpus-per-node=h100:8\n"
+                "srun python -u train.py\n");
+  ASSERT_TRUE(t.workload.has_value());
+  const fs::path dir = fs::temp_directory_path() / ("s2a-shim-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "bin");
+  fs::create_directories(dir / "site");
+  testing::write_file((dir / "train.py").string(), kProgram);
+  testing::write_file((dir / "site" / "sitecustomize.py").string(), kSiteCustomize);
+  testing::write_file((dir / "command.sh").string(), t.workload->command);
+  fs::create_symlink("/usr/bin/python3", dir / "bin" / "python");
+  const int port = 20000 + ::getpid() % 20000;
+  std::string driver = "cd '" + dir.string() + "' && export PATH='" + (dir / "bin").string() +
+                       "':/usr/bin:/bin PYTHONPATH='" + (dir / "site").string() +
+                       "' CODE_SOURCE_PATH='" + dir.string() +
+                       "' NUM_NODES=2 LOCAL_WORLD_SIZE=2 WORLD_SIZE=4 MASTER_ADDR=127.0.0.1 "
+                       "MASTER_PORT=" +
+                       std::to_string(port) +
+                       " && "
+                       "(NODE_RANK=0 timeout 120 bash command.sh > node0.log 2>&1 &"
+                       " NODE_RANK=1 timeout 120 bash command.sh > node1.log 2>&1 & wait)";
+  ASSERT_EQ(std::system(driver.c_str()), 0);
+  const std::string logs = testing::read_file((dir / "node0.log").string()) +
+                           testing::read_file((dir / "node1.log").string());
+  for (const char* line :
+       {"rank=0 local=0 node=0 ntasks=4 sum=6", "rank=1 local=1 node=0 ntasks=4 sum=6",
+        "rank=2 local=0 node=1 ntasks=4 sum=6", "rank=3 local=1 node=1 ntasks=4 sum=6"}) {
+    EXPECT_NE(logs.find(line), std::string::npos) << line << "\n" << logs;
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace s2a
