@@ -124,7 +124,9 @@ TEST(ShellLimits, ThroughputOnTypicalScripts) {
               20000 * lines_per_copy);
   // Linear: 4x the input may not take more than ~8x the time (noise allowance).
   EXPECT_LT(large, small * 8 + 50);
+#if !defined(__SANITIZE_ADDRESS__)  // sanitizer builds are several times slower by design
   EXPECT_GT(lines_per_ms, 200.0);
+#endif
 }
 
 }  // namespace
