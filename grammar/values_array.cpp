@@ -21,15 +21,23 @@ namespace {
 
 using namespace detail;
 
-// array_spec  := array_list [ "%" number ]
-// array_list  := "[" token ( "," token )* "]" | token ( "," token )*
+// array_spec  := array_list [ "%" number [ "%" anything ] ]
+// array_list  := "[" tokens "]" | tokens
+// tokens      := ","* token ( ","+ token )* ","*
 // token       := number [ "-" number ] [ ":" number ]    -- ":S" only with a range (checked after)
+// The controller splits the list with strtok(), which skips empty tokens
+// (`0-3,` and `1,,2` are accepted), and reads the limit with atoi() after the
+// first '%', so a second "%..." is ignored (`0-9%2%3` runs 2 at a time).
 auto const array_token = x3::rule<class array_token_r, NumberRange>{
     "array index"} = digits >> -('-' >> digits) >> -(':' >> digits);
+auto const array_tokens =
+    x3::rule<class array_tokens_r, std::vector<NumberRange>>{
+        "array indexes"} = x3::omit[*x3::lit(',')] >>
+                           (array_token % +x3::lit(',')) >> x3::omit[*x3::lit(',')];
 auto const array_list = x3::rule<class array_list_r, std::vector<NumberRange>>{"array indexes"} =
-    ('[' >> (array_token % ',') >> ']') | (array_token % ',');
-auto const array_spec = x3::rule<class array_spec_r, ArrayAst>{"array spec"} = array_list >>
-                                                                               -('%' >> digits);
+    ('[' >> array_tokens >> ']') | array_tokens;
+auto const array_spec = x3::rule<class array_spec_r, ArrayAst>{
+    "array spec"} = array_list >> -('%' >> digits >> x3::omit[-('%' >> *x3::char_)]);
 
 // Task ids are uint32_t and 0xfffffffe is NO_VAL; MaxArraySize (default
 // 1001) is a site setting, so the parser accepts anything below NO_VAL.

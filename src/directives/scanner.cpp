@@ -4,11 +4,13 @@
 // One linear pass over the lines collects directive words per het component
 // and notes comment lines that were clearly meant as directives; then each
 // component's words go through the option engine once, as sbatch does.
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
 #include "directives/directives.hpp"
 #include "directives/file_checks.hpp"
+#include "directives/pbs.hpp"
 #include "directives/text_util.hpp"
 
 namespace s2a::directives {
@@ -137,7 +139,7 @@ class Scanner {
     components_.emplace_back();
     for_each_line([this](const Line& line) { visit(line); });
     parse_components();
-    report_pbs_lines();
+    translate_pbs_lines();
     result_.components = static_cast<int>(components_.size());
     result_.fatal = has_errors(result_.diagnostics);
     return std::move(result_);
@@ -326,19 +328,48 @@ class Scanner {
     if (line.text.starts_with("#PBS")) pbs_lines_.push_back(line);
   }
 
-  void report_pbs_lines() {
+  /// Runs after the #SBATCH options are parsed: sbatch applies #BSUB or
+  /// #PBS options after them, so they override #SBATCH values (spec §1.6).
+  void translate_pbs_lines() {
     if (ignore_pbs_) return;
     // sbatch translates one family only: #BSUB if there is any, else #PBS.
     const bool bsub = !bsub_lines_.empty();
+    const std::string family = bsub ? "#BSUB" : "#PBS";
+    std::vector<Option> translated;
     for (const Line& line : bsub ? bsub_lines_ : pbs_lines_) {
-      const std::string family = bsub ? "#BSUB" : "#PBS";
+      const size_t magic = family.size();
+      detail::ForeignTranslation t = detail::translate_foreign_line(
+          bsub ? detail::BatchFamily::bsub : detail::BatchFamily::pbs, line.text.substr(magic),
+          line.begin + static_cast<uint32_t>(magic));
+      std::string became;
+      for (const Option& option : t.options) {
+        became += (became.empty() ? "--" : " --") + std::string(option.spec->long_name);
+        if (option.value) became += "=" + detail::excerpt(*option.value, 40);
+      }
+      std::string ignored;
+      for (const std::string& word : t.unused) ignored += (ignored.empty() ? "" : " ") + word;
+      std::string message =
+          became.empty() ? "sbatch reads this `" + family + "` line but applies nothing from it"
+                         : "sbatch translates this `" + family + "` line into `" + became +
+                               "`, which overrides the same settings in `#SBATCH` lines";
+      if (!ignored.empty()) message += " (it ignores " + ignored + ")";
       result_.diagnostics.push_back(
-          {Code::pbs_directive, line.span(),
-           "sbatch would translate this `" + family +
-               "` line and let it override `#SBATCH`; slurm2air does not translate it",
-           "rewrite it as `#SBATCH` options, or add `#SBATCH --ignore-pbs` to make sbatch skip "
-           "it"});
+          {Code::pbs_directive, line.span(), message,
+           "write these settings as `#SBATCH` options, or add `#SBATCH --ignore-pbs` to make "
+           "sbatch skip the line"});
+      result_.diagnostics.insert(result_.diagnostics.end(), t.diagnostics.begin(),
+                                 t.diagnostics.end());
+      for (Option& option : t.options) translated.push_back(std::move(option));
     }
+    if (translated.empty()) return;
+    // Component 0's options come first in result_.options; the foreign ones
+    // join them at the end, then last-one-wins is recomputed for component 0.
+    auto end_of_first = std::find_if(result_.options.begin(), result_.options.end(),
+                                     [](const Option& o) { return o.component != 0; });
+    const auto first_count = static_cast<size_t>(end_of_first - result_.options.begin());
+    result_.options.insert(end_of_first, std::make_move_iterator(translated.begin()),
+                           std::make_move_iterator(translated.end()));
+    mark_overridden(std::span<Option>(result_.options.data(), first_count + translated.size()));
   }
 
   // --- option parsing ----------------------------------------------------------

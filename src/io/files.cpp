@@ -14,11 +14,19 @@
 namespace s2a::io {
 namespace fs = std::filesystem;
 
+static std::string too_large_reason() {
+  return "larger than 4 MiB, the Slurm controller's default max_script_size, so it cannot be "
+         "submitted as is; move data out of the script (heredocs, embedded files)";
+}
+
 std::string read_script(const std::string& path) {
   if (path == "-") {
-    std::ostringstream buffer;
-    buffer << std::cin.rdbuf();
-    return buffer.str();
+    // Bounded: stdin may be endless (`yes | slurm2air -`).
+    std::string text(kMaxInputBytes + 1, '\0');
+    std::cin.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<size_t>(std::cin.gcount()));
+    if (text.size() > kMaxInputBytes) throw FileError("<stdin>: " + too_large_reason());
+    return text;
   }
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
@@ -27,9 +35,8 @@ std::string read_script(const std::string& path) {
     throw FileError(path + ": is a directory (use `slurm2air batch` for trees of scripts)");
   }
   if (!fs::is_regular_file(status)) throw FileError(path + ": not a regular file");
-  if (fs::file_size(path, error) > kMaxInputBytes) {
-    throw FileError(path + ": larger than 256 MiB; sbatch itself refuses scripts this large");
-  }
+  if (fs::file_size(path, error) > kMaxInputBytes)
+    throw FileError(path + ": " + too_large_reason());
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FileError(path + ": cannot be read (" + std::strerror(errno) + ")");
   std::ostringstream buffer;

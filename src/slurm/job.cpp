@@ -49,8 +49,8 @@ const Option* find(const Job& job, std::string_view name) {
 /// The GPU entries of a typed count list, or of --gres, folded into one request.
 std::optional<GpuRequest> gpu_request_from_counts(const Option& option, GpuScope scope,
                                                   Diagnostics& diagnostics) {
-  auto counts = parse_value<std::vector<values::TypedCount>>(option, values::parse_gpu_counts,
-                                                             diagnostics);
+  auto counts =
+      parse_value<std::vector<values::TypedCount>>(option, values::parse_gpu_counts, diagnostics);
   if (!counts || counts->empty()) return std::nullopt;
   GpuRequest request{scope, 0, lower(counts->front().type), &option};
   for (const auto& entry : *counts) request.count += entry.count;
@@ -64,8 +64,8 @@ std::optional<GpuRequest> gpu_request_from_counts(const Option& option, GpuScope
 }
 
 std::optional<GpuRequest> gpu_request_from_gres(const Option& option, Diagnostics& diagnostics) {
-  auto entries = parse_value<std::vector<values::GresEntry>>(option, values::parse_gres,
-                                                            diagnostics);
+  auto entries =
+      parse_value<std::vector<values::GresEntry>>(option, values::parse_gres, diagnostics);
   if (!entries) return std::nullopt;
   std::optional<GpuRequest> request;
   for (const auto& entry : *entries) {
@@ -84,7 +84,9 @@ std::optional<GpuRequest> gpu_request_from_gres(const Option& option, Diagnostic
 
 /// GPU options in the order Slurm gives them precedence for "GPUs per node".
 std::optional<GpuRequest> read_gpus(const Job& job, Diagnostics& diagnostics) {
-  if (const Option* o = find(job, "gpus-per-node")) {
+  // `--gpus-per-node=` (empty) is accepted by sbatch and requests nothing
+  // (Slurm 22.05 conformance oracle); it must not hide a --gres request.
+  if (const Option* o = find(job, "gpus-per-node"); o && !(o->value && o->value->empty())) {
     return gpu_request_from_counts(*o, GpuScope::per_node, diagnostics);
   }
   if (const Option* o = find(job, "gres")) {
@@ -127,13 +129,95 @@ values::Parsed<bool> one_of(std::string_view value, std::initializer_list<std::s
                             "\" (expected one of " + list + ")"};
 }
 
+/// `--distribution=<nodes>[:<sockets>[:<cores>]][,Pack|NoPack]` (spec 2.8;
+/// sbatch's verify_dist_type() rejects anything else before submitting).
+values::Parsed<bool> check_distribution(std::string_view value) {
+  std::string text = lower(value);
+  for (std::string_view suffix : {",pack", ",nopack"}) {
+    if (text.size() > suffix.size() && text.ends_with(suffix)) {
+      text.resize(text.size() - suffix.size());
+      break;
+    }
+  }
+  const auto fail = [&] {
+    return values::Parsed<bool>{std::nullopt,
+                                "invalid --distribution \"" + std::string(value) +
+                                    "\" (expected block, cyclic, arbitrary or plane=<size>, "
+                                    "optionally :block|cyclic|fcyclic for sockets and cores)"};
+  };
+  size_t part_index = 0;
+  size_t begin = 0;
+  while (true) {
+    const size_t end = std::min(text.find(':', begin), text.size());
+    const std::string_view part = std::string_view(text).substr(begin, end - begin);
+    const bool ok = part_index == 0
+                        ? (part == "*" || part == "block" || part == "cyclic" ||
+                           part == "arbitrary" || part == "hostfile" || part == "plane" ||
+                           (part.starts_with("plane=") && part.size() > 6 &&
+                            part.find_first_not_of("0123456789", 6) == std::string_view::npos))
+                        : (part == "*" || part == "block" || part == "cyclic" || part == "fcyclic");
+    if (!ok || part_index > 2) return fail();
+    if (end == text.size()) break;
+    begin = end + 1;
+    ++part_index;
+  }
+  return {true, ""};
+}
+
+/// `--gres-flags=` comma list (spec 2.5), case-insensitive.
+values::Parsed<bool> check_gres_flags(std::string_view value) {
+  const std::string text = lower(value);
+  size_t begin = 0;
+  while (true) {
+    const size_t end = std::min(text.find(',', begin), text.size());
+    const std::string_view flag = std::string_view(text).substr(begin, end - begin);
+    if (flag != "disable-binding" && flag != "enforce-binding" &&
+        flag != "multiple-tasks-per-sharing" && flag != "one-task-per-sharing") {
+      return {std::nullopt, "invalid --gres-flags \"" + std::string(value) +
+                                "\" (expected disable-binding, enforce-binding, "
+                                "multiple-tasks-per-sharing or one-task-per-sharing)"};
+    }
+    if (end == text.size()) break;
+    begin = end + 1;
+  }
+  return {true, ""};
+}
+
+/// `--begin=now[+|-count[unit]]` (spec 2.11): only full unit words are valid,
+/// so the common `now+1h` is rejected by sbatch. Other --begin forms (dates,
+/// clock times) are not checked here.
+values::Parsed<bool> check_begin(std::string_view value) {
+  const std::string text = lower(value);
+  if (!text.starts_with("now") || text.size() == 3) return {true, ""};
+  size_t i = 3;
+  if (text[i] != '+' && text[i] != '-') return {true, ""};  // e.g. a later piece: not checked
+  ++i;
+  const size_t digits_begin = i;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+  const std::string_view unit = std::string_view(text).substr(i);
+  bool ok = i > digits_begin;
+  if (ok && !unit.empty()) {
+    ok = false;
+    for (std::string_view word : {"second", "minute", "hour", "day", "week"}) {
+      if (unit == word ||
+          (unit.size() == word.size() + 1 && unit.starts_with(word) && unit.back() == 's')) {
+        ok = true;
+      }
+    }
+  }
+  if (ok) return {true, ""};
+  return {std::nullopt, "invalid --begin \"" + std::string(value) +
+                            "\": after now+ give a count and a full unit word (seconds, "
+                            "minutes, hours, days or weeks), e.g. now+1hour"};
+}
+
 /// Values of options the mapping does not read but sbatch validates: the
 /// script is rejected for them, so the report must say so.
 void validate_other_values(const Job& job, Diagnostics& diagnostics) {
   auto check = [&](std::string_view name, auto parser) {
     if (const Option* o = find(job, name); o != nullptr && o->value) {
       (void)parse_value<std::decay_t<decltype(*parser(std::string_view()).value)>>(*o, parser,
-                                                                                  diagnostics);
+                                                                                   diagnostics);
     }
   };
   check("time-min", values::parse_time);
@@ -148,15 +232,20 @@ void validate_other_values(const Job& job, Diagnostics& diagnostics) {
     return one_of(v, {"user", "mcs", "topo", "exclusive", "allocation", "oversubscribe"},
                   "--exclusive mode");
   });
+  check("distribution", check_distribution);
+  check("gres-flags", check_gres_flags);
+  check("begin", check_begin);
   check("requeue", [](std::string_view v) { return one_of(v, {"expedite"}, "--requeue mode"); });
-  check("kill-on-invalid-dep",
-        [](std::string_view v) { return one_of(v, {"yes", "no"}, "--kill-on-invalid-dep value"); });
+  check("kill-on-invalid-dep", [](std::string_view v) {
+    return one_of(v, {"yes", "no"}, "--kill-on-invalid-dep value");
+  });
   check("hint", [](std::string_view v) {
     return one_of(v, {"compute_bound", "memory_bound", "multithread", "nomultithread", "help"},
                   "--hint");
   });
   check("open-mode", [](std::string_view v) {
-    const char first = v.empty() ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(v[0])));
+    const char first =
+        v.empty() ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(v[0])));
     return first == 'a' || first == 't'
                ? values::Parsed<bool>{true, ""}
                : values::Parsed<bool>{std::nullopt, "invalid --open-mode \"" + std::string(v) +

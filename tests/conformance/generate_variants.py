@@ -147,6 +147,17 @@ def add_scan(c):
     c.add("scan", ["#PBS -N pbsname", sb("-J sbatchname")])
     c.add("scan", ["#PBS -l walltime=01:00:00", sb("-t 30")])
     c.add("scan", [sb("--ignore-pbs"), "#PBS -N pbsname", sb("-J sbatchname")])
+    # #PBS translation (spec 1.6): what slurm2air maps must match sbatch's reading.
+    for pbs in ("-l nodes=2:ppn=4", "-l nodes=2:ppn=4:gpus=2", "-l nodes=3",
+                "-l walltime=2:30:00,mem=4gb", "-l select=2:ncpus=8:mpiprocs=4",
+                "-l naccelerators=2", "-l ncpus=4", "-l pmem=2gb", "-q cpu", "-A acct1",
+                "-m abe", "-m n", "-M someone@example.com", "-J 0-3", "-t 1-5%2",
+                "-o pbs.out -e pbs.err", "-N pbs -j oe", "-V", "-W depend=afterany:" + DEP):
+        c.add("pbs", ["#PBS " + pbs, sb("-N 1 -t 10")])
+    c.add("pbs", ["#PBS -l nodes=2", "#BSUB -J bsubname", sb("-t 10")])
+    for bsub in ("-J bsubname", "-W 30", "-W 1:30", "-n 4", "-n 2,6", "-q cpu", "-x",
+                 "-M 2000000", "-o bsub.out"):
+        c.add("bsub", ["#BSUB " + bsub, sb("-t 10")])
     # Whole-file rules (§1.1).
     c.add("scan", [], raw=" #!/bin/bash\n#SBATCH -N 2\nsrun hostname\n")
     c.add("scan", [], raw="\n#!/bin/bash\n#SBATCH -N 2\nsrun hostname\n")

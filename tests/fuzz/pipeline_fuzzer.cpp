@@ -1,0 +1,7 @@
+// libFuzzer target: s2a::fuzz::pipeline() (see entry_points.hpp).
+#include "entry_points.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  s2a::fuzz::pipeline(data, size);
+  return 0;
+}
