@@ -3,6 +3,7 @@
 // required keys, value rules. Nothing is written that fails this check.
 #include "emit/validate.hpp"
 
+#include "air/map_workload.hpp"
 #include "emit/yaml.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -66,6 +67,58 @@ void check_string_map(const YAML::Node& map, const char* name, std::vector<std::
   }
 }
 
+/// The custom image field depends on the target schema: unity_catalog_image
+/// (CLI >= 1.20) or the legacy docker_image map; either excludes version and
+/// dependencies.
+void check_environment(const YAML::Node& env, const Workload& expected,
+                       std::vector<std::string>& errors) {
+  const bool legacy = expected.environment.docker_image.has_value();
+  check_keys(env, {"version", "dependencies", legacy ? "docker_image" : "unity_catalog_image"},
+             "environment.", errors);
+  if (env["dependencies"] && !env["dependencies"].IsSequence()) {
+    errors.push_back("environment.dependencies must be a list");
+  }
+  if ((env["unity_catalog_image"] || env["docker_image"]) &&
+      (env["version"] || env["dependencies"])) {
+    errors.push_back("when an image is specified under 'environment', these fields are not "
+                     "allowed: dependencies, version");
+  }
+  if (const auto image = env["unity_catalog_image"]) {
+    if (!image.IsScalar() || !air::is_unity_catalog_image(image.Scalar())) {
+      errors.push_back("environment.unity_catalog_image must be in the format "
+                       "'<catalog>.<schema>.<image>:<tag>'");
+    }
+  }
+  if (const auto image = env["docker_image"]) {
+    if (!image.IsMap() || !image["url"] || image["url"].as<std::string>("").empty()) {
+      errors.push_back("environment.docker_image.url is required");
+    } else {
+      check_keys(image, {"url", "tag_policy", "credentials_scope", "credentials_key"},
+                 "environment.docker_image.", errors);
+    }
+  }
+}
+
+void check_code_source(const YAML::Node& source, const Workload& expected,
+                       std::vector<std::string>& errors) {
+  if (!source.IsMap()) {
+    errors.push_back("code_source must be a map");
+    return;
+  }
+  if (expected.code_source_flat) {
+    check_keys(source, {"root_path", "include_paths", "git", "remote_volume"}, "code_source.",
+               errors);
+    if (source["root_path"].as<std::string>("").empty()) {
+      errors.push_back("code_source.root_path is required");
+    }
+    return;
+  }
+  if (source["type"].as<std::string>("") != "snapshot" || !source["snapshot"] ||
+      source["snapshot"]["root_path"].as<std::string>("").empty()) {
+    errors.push_back("code_source: expected type snapshot with snapshot.root_path");
+  }
+}
+
 std::vector<std::string> check(const YAML::Node& root, const Workload& expected) {
   std::vector<std::string> errors;
   if (!root.IsMap()) return {"the document is not a map"};
@@ -86,10 +139,7 @@ std::vector<std::string> check(const YAML::Node& root, const Workload& expected)
   }
   if (command != expected.command) errors.push_back("command does not read back as written");
   if (const auto env = root["environment"]) {
-    check_keys(env, {"version", "dependencies", "unity_catalog_image"}, "environment.", errors);
-    if (env["dependencies"] && !env["dependencies"].IsSequence()) {
-      errors.push_back("environment.dependencies must be a list");
-    }
+    check_environment(env, expected, errors);
   }
   check_string_map(root["env_variables"], "env_variables", errors);
   check_string_map(root["secrets"], "secrets", errors);
@@ -106,12 +156,7 @@ std::vector<std::string> check(const YAML::Node& root, const Workload& expected)
       }
     }
   }
-  if (const auto source = root["code_source"]) {
-    if (source["type"].as<std::string>("") != "snapshot" || !source["snapshot"] ||
-        source["snapshot"]["root_path"].as<std::string>("").empty()) {
-      errors.push_back("code_source: expected type snapshot with snapshot.root_path");
-    }
-  }
+  if (const auto source = root["code_source"]) check_code_source(source, expected, errors);
   if (root["max_retries"] && root["max_retries"].as<int64_t>(-1) < 0) {
     errors.push_back("max_retries must be >= 0");
   }

@@ -46,9 +46,16 @@ bool fits_literal_block(const std::string& text) {
   });
 }
 
-std::string where(const SourceFile& file, Span span) {
+std::string where(const SourceFile& file, Span span, const std::vector<Span>* redactions) {
   const LineCol at = file.line_col(span.begin);
   std::string text(file.slice(span));
+  if (redactions != nullptr) {
+    for (Span secret : *redactions) {
+      const uint32_t begin = std::max(secret.begin, span.begin);
+      const uint32_t end = std::min(secret.end, span.end);
+      for (uint32_t i = begin; i < end; ++i) text[i - span.begin] = '*';
+    }
+  }
   std::replace(text.begin(), text.end(), '\n', ' ');
   if (text.size() > 60) text = text.substr(0, 57) + "...";
   return "line " + std::to_string(at.line) + ": " + text;
@@ -66,12 +73,7 @@ class WorkloadEmitter {
     comment_from(w_.experiment_name_from);
     emit_environment();
     emit_compute();
-    out_ << YAML::Key << "code_source" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "type" << YAML::Value << "snapshot";
-    out_ << YAML::Key << "snapshot" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "root_path" << YAML::Value;
-    emit_string(out_, w_.code_source_root);
-    out_ << YAML::EndMap << YAML::EndMap;
+    emit_code_source();
     emit_named("env_variables", w_.env_variables);
     emit_named("secrets", w_.secrets);
     emit_command(literal_command);
@@ -91,11 +93,39 @@ class WorkloadEmitter {
   }
 
   void comment_from(Span span) {
-    if (!span.empty()) comment(where(file_, span));
+    if (!span.empty()) comment(where(file_, span, options_.redactions));
+  }
+
+  /// Nested `type: snapshot` works with every CLI; flat needs CLI >= 1.20.0.
+  void emit_code_source() {
+    out_ << YAML::Key << "code_source" << YAML::Value << YAML::BeginMap;
+    if (!w_.code_source_flat) {
+      out_ << YAML::Key << "type" << YAML::Value << "snapshot";
+      out_ << YAML::Key << "snapshot" << YAML::Value << YAML::BeginMap;
+    }
+    out_ << YAML::Key << "root_path" << YAML::Value;
+    emit_string(out_, w_.code_source_root);
+    if (!w_.code_source_flat) out_ << YAML::EndMap;
+    out_ << YAML::EndMap;
   }
 
   void emit_environment() {
     const air::Environment& env = w_.environment;
+    // A custom image excludes version and dependencies (spec/air-runtime.md §1.5).
+    if (env.unity_catalog_image || env.docker_image) {
+      out_ << YAML::Key << "environment" << YAML::Value << YAML::BeginMap;
+      if (env.unity_catalog_image) {
+        out_ << YAML::Key << "unity_catalog_image" << YAML::Value << *env.unity_catalog_image;
+        comment_from(env.image_from);
+      } else {
+        out_ << YAML::Key << "docker_image" << YAML::Value << YAML::BeginMap;
+        out_ << YAML::Key << "url" << YAML::Value << *env.docker_image;
+        comment_from(env.image_from);
+        out_ << YAML::EndMap;
+      }
+      out_ << YAML::EndMap;
+      return;
+    }
     if (!env.version && env.dependencies.empty()) return;
     out_ << YAML::Key << "environment" << YAML::Value << YAML::BeginMap;
     if (env.version) out_ << YAML::Key << "version" << YAML::Value << YAML::SingleQuoted << *env.version;
@@ -113,7 +143,7 @@ class WorkloadEmitter {
     out_ << YAML::Key << "num_accelerators" << YAML::Value << c.num_accelerators;
     std::string shape = std::to_string(c.num_accelerators) + " GPUs across " +
                         std::to_string(c.nodes) + (c.nodes == 1 ? " node" : " nodes");
-    for (Span span : c.from) shape += "; " + where(file_, span);
+    for (Span span : c.from) shape += "; " + where(file_, span, options_.redactions);
     comment(shape);
     out_ << YAML::Key << "accelerator_type" << YAML::Value << c.accelerator_type;
     comment(std::to_string(c.gpus_per_node) + " GPU" + (c.gpus_per_node == 1 ? "" : "s") +

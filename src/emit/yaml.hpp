@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "air/workload.hpp"
 #include "source/source_file.hpp"
@@ -10,6 +11,7 @@ namespace s2a::emit {
 
 struct YamlOptions {
   bool provenance_comments = true;
+  const std::vector<Span>* redactions = nullptr;  // secret bytes: masked in provenance comments
 };
 
 /// Strings a YAML 1.1/1.2 reader would take for a number, a boolean or null
