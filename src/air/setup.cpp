@@ -490,6 +490,19 @@ void SetupMapper::replace_word_with_secret(const Site& site, const ast::Word& wo
 void SetupMapper::hide_inline_secrets(const Site& site) {
   const auto& words = site.command->words;
   if (words.empty()) return;
+  // `DB_PASSWORD=x cmd`: the prefix applies to one command, so it stays,
+  // reading the secret instead.
+  for (const ast::Assignment& a : site.command->assignments) {
+    if (a.is_array || a.value.span.empty()) continue;
+    const auto literal = slurm::literal_value(a.value);
+    const bool secret =
+        (is_secret_name(a.name) && !is_reference_text(editor_.source(site.view, a.value.span))) ||
+        (literal && looks_like_token(*literal));
+    if (!secret) continue;
+    const std::string name = add_secret(site, a.name, a.value.span);
+    editor_.replace(site.view, a.value.span, "\"$" + name + "\"",
+                    "the credential comes from secrets." + name);
+  }
   const std::string program = site.program;
   const bool hf_cli = program == "huggingface-cli" || program == "hf";
   // `wandb login [--relogin] KEY`

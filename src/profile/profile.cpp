@@ -87,7 +87,8 @@ class Reader {
   }
 
   uint64_t count(const YAML::Node& node, const std::string& key) const {
-    const std::string text = string(node, key);
+    if (!node.IsScalar()) fail(node, key + " must be a whole number from 0 to 9999");
+    const std::string text = node.Scalar();
     if (text.empty() || text.size() > 4 ||
         text.find_first_not_of("0123456789") != std::string::npos) {
       fail(node, key + " must be a whole number from 0 to 9999");
