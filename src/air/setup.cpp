@@ -258,7 +258,11 @@ void SetupMapper::report_module(const Site& site) {
         continue;
       }
       if (name->empty() || name->front() == '-' || name->front() == '+') continue;
-      if (program == "spack" && sub == "env" && i == first) continue;  // `spack env activate`
+      if (program == "spack" && sub == "env") {  // `spack env activate NAME`
+        if (*name != "activate" && *name != "deactivate")
+          unknown.push_back("spack environment " + *name);
+        continue;
+      }
       const profile::ModuleMapping* m =
           options_.profile ? profile::find_module(*options_.profile, *name) : nullptr;
       const std::string base = module_base(name->substr(0, name->find('@')));
@@ -548,6 +552,9 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
       const bool docker_p = flag == "P" && (program == "docker" || program == "podman") &&
                             slurm::literal_value(words[1]) == "login";
       if (!docker_p && !is_variable_name(flag)) continue;
+      // --password-stdin, --token-file: switches and paths, not the secret itself.
+      if (ends_with(flag, "_STDIN") || ends_with(flag, "_FILE") || ends_with(flag, "_PATH"))
+        continue;
       if (!docker_p && !is_secret_name(flag) && !is_secret_name("X_" + flag)) continue;
       std::string name =
           hf_cli && flag == "TOKEN" ? "HF_TOKEN"

@@ -27,33 +27,49 @@ struct SecretScript {
 std::vector<SecretScript> secret_scripts() {
   const std::string head = "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n";
   return {
-      {"export-token", head + "export HF_TOKEN=hf_LEAKleakLEAKleakLEAKleak01\npython t.py\n",
+      {"export-token",
+       head + "export HF_TOKEN=hf_LEAKleakLEAKleakLEAKleak01\npython t.py\n",
        {"hf_LEAKleakLEAKleakLEAKleak01"}},
-      {"export-default", head + "export WANDB_API_KEY=${WANDB_API_KEY:-LEAK0000leak0000LEAK}\npython t.py\n",
+      {"export-default",
+       head + "export WANDB_API_KEY=${WANDB_API_KEY:-LEAK0000leak0000LEAK}\npython t.py\n",
        {"LEAK0000leak0000LEAK"}},
       {"export-directive",
-       head + "#SBATCH --export=ALL,HF_TOKEN=hf_DirectiveLEAK0123456789,NCCL_DEBUG=INFO\npython t.py\n",
+       head + "#SBATCH --export=ALL,HF_TOKEN=hf_DirectiveLEAK0123456789,NCCL_DEBUG=INFO\npython "
+              "t.py\n",
        {"hf_DirectiveLEAK0123456789"}},
-      {"aws", head + "export AWS_ACCESS_KEY_ID=AKIALEAKLEAKLEAK0001\nexport AWS_SECRET_ACCESS_KEY=LeakLeakLeakLeak/Secret+Key\nsrun python t.py\n",
+      {"aws",
+       head + "export AWS_ACCESS_KEY_ID=AKIALEAKLEAKLEAK0001\nexport "
+              "AWS_SECRET_ACCESS_KEY=LeakLeakLeakLeak/Secret+Key\nsrun python t.py\n",
        {"AKIALEAKLEAKLEAK0001", "LeakLeakLeakLeak/Secret+Key"}},
       {"password", head + "export DB_PASSWORD='p@ss LEAK word'\npython t.py\n", {"p@ss LEAK word"}},
-      {"inline-prefix", head + "GITHUB_TOKEN=ghp_LEAKLEAKLEAKLEAKLEAK0000 python t.py\n",
+      {"inline-prefix",
+       head + "GITHUB_TOKEN=ghp_LEAKLEAKLEAKLEAKLEAK0000 python t.py\n",
        {"ghp_LEAKLEAKLEAKLEAKLEAK0000"}},
-      {"hf-login", head + "huggingface-cli login --token hf_LoginLEAK000000000000000\npython t.py\n",
+      {"hf-login",
+       head + "huggingface-cli login --token hf_LoginLEAK000000000000000\npython t.py\n",
        {"hf_LoginLEAK000000000000000"}},
-      {"wandb-login", head + "wandb login LEAKwandbLEAKwandbLEAKwandb00\npython t.py\n",
+      {"wandb-login",
+       head + "wandb login LEAKwandbLEAKwandbLEAKwandb00\npython t.py\n",
        {"LEAKwandbLEAKwandbLEAKwandb00"}},
-      {"flag", head + "srun python t.py --hf_token=hf_FlagLEAK0000000000000000 --lr 1e-4\n",
+      {"flag",
+       head + "srun python t.py --hf_token=hf_FlagLEAK0000000000000000 --lr 1e-4\n",
        {"hf_FlagLEAK0000000000000000"}},
-      {"url-password", head + "pip install git+https://me:LEAKurlPASS0000@git.example.com/x.git\npython t.py\n",
+      {"url-password",
+       head + "pip install git+https://me:LEAKurlPASS0000@git.example.com/x.git\npython t.py\n",
        {"LEAKurlPASS0000"}},
-      {"url-query", head + "wget \"https://data.example.com/a.tgz?token=LEAKquery0000&x=1\"\npython t.py\n",
+      {"url-query",
+       head + "wget \"https://data.example.com/a.tgz?token=LEAKquery0000&x=1\"\npython t.py\n",
        {"LEAKquery0000"}},
-      {"docker-login", head + "echo LEAKdockerPAT0000 | docker login -u me --password-stdin nvcr.io\npython t.py\n",
+      {"docker-login",
+       head + "echo LEAKdockerPAT0000 | docker login -u me --password-stdin nvcr.io\npython t.py\n",
        {"LEAKdockerPAT0000"}},
-      {"nested", head + "#SBATCH -N2\nsrun bash -c 'export HF_TOKEN=hf_NestedLEAK00000000000000; python t.py'\n",
+      {"nested",
+       head +
+           "#SBATCH -N2\nsrun bash -c 'export HF_TOKEN=hf_NestedLEAK00000000000000; python t.py'\n",
        {"hf_NestedLEAK00000000000000"}},
-      {"in-function", head + "setup() {\n  export OPENAI_API_KEY=sk-FunctionLEAK0000000000\n}\nsetup\npython t.py\n",
+      {"in-function",
+       head +
+           "setup() {\n  export OPENAI_API_KEY=sk-FunctionLEAK0000000000\n}\nsetup\npython t.py\n",
        {"sk-FunctionLEAK0000000000"}},
   };
 }
@@ -108,11 +124,10 @@ TEST(NoSecretLeak, SecretBearingScriptsThroughEveryOutput) {
       EXPECT_TRUE(t.workload) << s.name;
       EXPECT_FALSE(t.redactions.empty()) << s.name << ": no secret found";
       expect_no_leak(s.name, t, s.secrets);
-      const bool reported = std::any_of(t.diagnostics.begin(), t.diagnostics.end(),
-                                        [](const Diagnostic& d) {
-                                          return d.code == Code::secret_in_script &&
-                                                 d.severity() == Severity::error;
-                                        });
+      const bool reported =
+          std::any_of(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) {
+            return d.code == Code::secret_in_script && d.severity() == Severity::error;
+          });
       EXPECT_TRUE(reported) << s.name;
     }
   }

@@ -64,7 +64,9 @@ struct BadProfile {
 
 class BadProfiles : public ::testing::TestWithParam<BadProfile> {};
 
-TEST_P(BadProfiles, GiveLineColumnAndReason) { EXPECT_EQ(error_of(GetParam().text), GetParam().error); }
+TEST_P(BadProfiles, GiveLineColumnAndReason) {
+  EXPECT_EQ(error_of(GetParam().text), GetParam().error);
+}
 
 INSTANTIATE_TEST_SUITE_P(
     Errors, BadProfiles,
@@ -73,15 +75,20 @@ INSTANTIATE_TEST_SUITE_P(
                    "site.yaml:3:1: unknown key \"modles\" (known: partitions, gpu_types, modules, "
                    "conda_envs, images, environment_version, secret_scope, max_retries, code_root, "
                    "code_source, target_schema, suppress)"},
-        BadProfile{"max_retries: [1]\n", "site.yaml:1:14: max_retries must be a whole number from 0 to 9999"},
-        BadProfile{"max_retries: -1\n", "site.yaml:1:14: max_retries must be a whole number from 0 to 9999"},
-        BadProfile{"partitions:\n  gpu: GPU_4xH100\n",
-                   "site.yaml:2:8: partitions.gpu: \"GPU_4xH100\" is not an accelerator type (valid: "
-                   "GPU_1xA10, GPU_1xH100, GPU_8xH100, GPU_8xB300)"},
+        BadProfile{"max_retries: [1]\n",
+                   "site.yaml:1:14: max_retries must be a whole number from 0 to 9999"},
+        BadProfile{"max_retries: -1\n",
+                   "site.yaml:1:14: max_retries must be a whole number from 0 to 9999"},
+        BadProfile{
+            "partitions:\n  gpu: GPU_4xH100\n",
+            "site.yaml:2:8: partitions.gpu: \"GPU_4xH100\" is not an accelerator type (valid: "
+            "GPU_1xA10, GPU_1xH100, GPU_8xH100, GPU_8xB300)"},
         BadProfile{"partitions: [gpu]\n", "site.yaml:1:13: partitions must be a map"},
-        BadProfile{"modules:\n  cuda: yes-please\n",
-                   "site.yaml:2:9: modules.cuda must be \"provided\" or a list of pip requirements"},
-        BadProfile{"code_source: tree\n", "site.yaml:1:14: code_source must be one of nested, flat, not \"tree\""},
+        BadProfile{
+            "modules:\n  cuda: yes-please\n",
+            "site.yaml:2:9: modules.cuda must be \"provided\" or a list of pip requirements"},
+        BadProfile{"code_source: tree\n",
+                   "site.yaml:1:14: code_source must be one of nested, flat, not \"tree\""},
         BadProfile{"secret_scope: a/b\n", "site.yaml:1:15: secret_scope must not contain '/'"},
         BadProfile{"suppress: S2A3102\n", "site.yaml:1:11: suppress must be a list of strings"},
         BadProfile{"- just\n- a list\n", "site.yaml:1:1: a profile is a map of settings"},
@@ -147,9 +154,10 @@ TEST(ProfilePrecedence, FlagsBeatTheProfile) {
 }
 
 TEST(ProfilePrecedence, ExplicitRequeueBeatsTheProfilesDefault) {
-  const Translation t = translate(
-      "job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --no-requeue\npython t.py\n",
-      with_profile("max_retries: 3\n"));
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --no-requeue\npython t.py\n",
+                with_profile("max_retries: 3\n"));
   ASSERT_TRUE(t.workload);
   EXPECT_EQ(t.workload->max_retries, 0u);
 }

@@ -43,7 +43,8 @@ INSTANTIATE_TEST_SUITE_P(
     Spellings, PipInstall,
     ::testing::Values(
         DependencyCase{"pip install tiktoken wandb\n", {"tiktoken", "wandb"}, true},
-        DependencyCase{"pip3 install -q --no-cache-dir 'transformers>=4.45'\n", {"transformers>=4.45"}, true},
+        DependencyCase{
+            "pip3 install -q --no-cache-dir 'transformers>=4.45'\n", {"transformers>=4.45"}, true},
         DependencyCase{"python -m pip install -U datasets\n", {"datasets"}, true},
         DependencyCase{"pip install -r requirements.txt\n", {"-r requirements.txt"}, true},
         DependencyCase{"pip install --requirement=envs/req.txt\n", {"-r envs/req.txt"}, true},
@@ -76,23 +77,26 @@ TEST_P(SetupLines, AreRemovedAndReported) {
 INSTANTIATE_TEST_SUITE_P(
     Styles, SetupLines,
     ::testing::Values(
-        SetupCase{"module load cuda/12.1 nccl\n", "cuda/12.1, nccl come with the AI Runtime environment"},
+        SetupCase{"module load cuda/12.1 nccl\n",
+                  "cuda/12.1, nccl come with the AI Runtime environment"},
         SetupCase{"module load gcc/12.2.0\n", "gcc/12.2.0 is not a Python dependency"},
         SetupCase{"ml openfold/2.0\n", "openfold/2.0 has no known mapping"},
         SetupCase{"module purge\n", "`module purge` does not exist on AI Runtime nodes"},
         SetupCase{"module swap PrgEnv-cray PrgEnv-gnu\n", "module swap"},
         SetupCase{"spack load cudnn@9 nccl\n", "cudnn@9, nccl come with"},
         SetupCase{"conda activate esm\n", "conda environment esm does not exist"},
-        SetupCase{"source activate esm\n", "the virtual environment activated by `source activate`"},
+        SetupCase{"source activate esm\n",
+                  "the virtual environment activated by `source activate`"},
         SetupCase{"mamba activate jax\n", "conda environment jax"},
         SetupCase{"source \"$VENV/bin/activate\"\n", "virtual environment"},
         SetupCase{"source /opt/spack/share/spack/setup-env.sh\n", "sets up spack"},
         SetupCase{"eval \"$(conda shell.bash hook)\"\n", "conda shell hook"}));
 
 TEST(Export, ListsBecomeEnvVariablesAndNamesAreReported) {
-  const Translation t = translate(
-      "job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n"
-                    "#SBATCH --export=ALL,NCCL_DEBUG=INFO,MSG=hello,WANDB_MODE\npython t.py\n");
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n"
+                "#SBATCH --export=ALL,NCCL_DEBUG=INFO,MSG=hello,WANDB_MODE\npython t.py\n");
   ASSERT_TRUE(t.workload);
   ASSERT_EQ(t.workload->env_variables.size(), 2u);
   EXPECT_EQ(t.workload->env_variables[0].name, "NCCL_DEBUG");
@@ -102,9 +106,10 @@ TEST(Export, ListsBecomeEnvVariablesAndNamesAreReported) {
 }
 
 TEST(Export, BodyExportWinsOverTheDirective) {
-  const Translation t = translate(
-      "job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --export=A=1\n"
-                    "export A=2\npython t.py\n");
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --export=A=1\n"
+                "export A=2\npython t.py\n");
   ASSERT_TRUE(t.workload);
   ASSERT_EQ(t.workload->env_variables.size(), 1u);
   EXPECT_EQ(t.workload->env_variables[0].value, "2");
@@ -112,7 +117,8 @@ TEST(Export, BodyExportWinsOverTheDirective) {
 
 TEST(Export, NoneAloneKeepsTheGenericReport) {
   const Translation t = translate(
-      "job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --export=NONE\npython t.py\n");
+      "job.sbatch",
+      "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --export=NONE\npython t.py\n");
   EXPECT_TRUE(has_code(t, Code::directive_not_mapped));
 }
 
@@ -127,9 +133,9 @@ TEST(Exports, LiteralValuesStayStringsAndComputedOnesStay) {
 
 struct SecretCase {
   const char* body;
-  const char* secret;         // must not appear anywhere
-  const char* name;           // the secrets: key
-  const char* command_part;   // what the command reads instead
+  const char* secret;        // must not appear anywhere
+  const char* name;          // the secrets: key
+  const char* command_part;  // what the command reads instead
 };
 
 class Secrets : public ::testing::TestWithParam<SecretCase> {};
@@ -157,24 +163,31 @@ INSTANTIATE_TEST_SUITE_P(
         SecretCase{"DB_PASSWORD='s3cr3t-pass' python t.py\n", "s3cr3t-pass", "DB_PASSWORD",
                    "DB_PASSWORD=\"$DB_PASSWORD\" python t.py"},
         SecretCase{"export AWS_SECRET_ACCESS_KEY=abcdEFGHijklMNOPqrst\nsrun python t.py\n",
-                   "abcdEFGHijklMNOPqrst", "AWS_SECRET_ACCESS_KEY", "<secrets.AWS_SECRET_ACCESS_KEY>"},
+                   "abcdEFGHijklMNOPqrst", "AWS_SECRET_ACCESS_KEY",
+                   "<secrets.AWS_SECRET_ACCESS_KEY>"},
         SecretCase{"huggingface-cli login --token hf_zyxwvutsrqponmlkjihgfedcba99\npython t.py\n",
                    "hf_zyxwvutsrqponmlkjihgfedcba99", "HF_TOKEN",
                    "huggingface-cli login --token \"${HF_TOKEN}\""},
         SecretCase{"wandb login --relogin 0123456789abcdef0123456789abcdef\npython t.py\n",
-                   "0123456789abcdef0123456789abcdef", "WANDB_API_KEY", "wandb login --relogin \"${WANDB_API_KEY}\""},
+                   "0123456789abcdef0123456789abcdef", "WANDB_API_KEY",
+                   "wandb login --relogin \"${WANDB_API_KEY}\""},
         SecretCase{"python t.py --hf_token hf_qwertyuiopasdfghjklzxcvbnm12\n",
                    "hf_qwertyuiopasdfghjklzxcvbnm12", "HF_TOKEN", "--hf_token \"${HF_TOKEN}\""},
         SecretCase{"python t.py --api-key=sk-abcdefghijklmnopqrstuvwx\n",
-                   "sk-abcdefghijklmnopqrstuvwx", "PYTHON_API_KEY", "\"--api-key=${PYTHON_API_KEY}\""},
-        SecretCase{"git clone https://jdoe:ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/a/b.git\npython t.py\n",
-                   "ghp_abcdefghijklmnopqrstuvwxyz0123", "URL_PASSWORD",
-                   "\"https://jdoe:${URL_PASSWORD}@github.com/a/b.git\""},
-        SecretCase{"curl -o d.tgz 'https://data.example.com/d.tgz?token=Zm9vYmFyYmF6cXV4&v=2'\npython t.py\n",
+                   "sk-abcdefghijklmnopqrstuvwx", "PYTHON_API_KEY",
+                   "\"--api-key=${PYTHON_API_KEY}\""},
+        SecretCase{
+            "git clone https://jdoe:ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/a/b.git\npython "
+            "t.py\n",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123", "URL_PASSWORD",
+            "\"https://jdoe:${URL_PASSWORD}@github.com/a/b.git\""},
+        SecretCase{"curl -o d.tgz "
+                   "'https://data.example.com/d.tgz?token=Zm9vYmFyYmF6cXV4&v=2'\npython t.py\n",
                    "Zm9vYmFyYmF6cXV4", "URL_TOKEN",
                    "\"https://data.example.com/d.tgz?token=${URL_TOKEN}&v=2\""},
-        SecretCase{"echo 'dckr_pat_abcdefghijklmnop' | docker login -u me --password-stdin\npython t.py\n",
-                   "dckr_pat_abcdefghijklmnop", "REGISTRY_PASSWORD", "echo \"${REGISTRY_PASSWORD}\" |"},
+        SecretCase{
+            "echo 'dckr_pat_abcdefghijklmnop' | docker login -u me --password-stdin\npython t.py\n",
+            "dckr_pat_abcdefghijklmnop", "REGISTRY_PASSWORD", "echo \"${REGISTRY_PASSWORD}\" |"},
         SecretCase{"export MY_CONFIG=hf_abcdefghijklmnopqrstuvwxyz0123\npython t.py\n",
                    "hf_abcdefghijklmnopqrstuvwxyz0123", "MY_CONFIG", "<secrets.MY_CONFIG>"}));
 
@@ -188,7 +201,8 @@ TEST(Secrets, ACopyOfAnotherVariableIsNotASecret) {
 TEST(Secrets, ScopeComesFromTheOption) {
   TranslateOptions options;
   options.secret_scope = "ml-team";
-  const Translation t = run("export HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz0123\npython t.py\n", options);
+  const Translation t =
+      run("export HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz0123\npython t.py\n", options);
   ASSERT_TRUE(t.workload);
   EXPECT_EQ(t.workload->secrets.at(0).value, "ml-team/hf_token");
 }
@@ -200,7 +214,8 @@ TEST(ImageReference, SplitsPyxisDockerAndShifterSpellings) {
   EXPECT_EQ(parse_image_reference("nvcr.io#nvidia/pytorch:24.01-py3")->url(),
             "nvcr.io/nvidia/pytorch:24.01-py3");
   EXPECT_EQ(parse_image_reference("me@nvcr.io#nvidia/pytorch:24.01-py3")->registry, "nvcr.io");
-  EXPECT_EQ(parse_image_reference("nersc/pytorch:24.06.01")->url(), "docker.io/nersc/pytorch:24.06.01");
+  EXPECT_EQ(parse_image_reference("nersc/pytorch:24.06.01")->url(),
+            "docker.io/nersc/pytorch:24.06.01");
   EXPECT_EQ(parse_image_reference("docker:ubuntu")->url(), "docker.io/ubuntu:latest");
   EXPECT_EQ(parse_image_reference("docker://ghcr.io/org/img:1.0")->url(), "ghcr.io/org/img:1.0");
   EXPECT_EQ(parse_image_reference("localhost:5000/img:2")->url(), "localhost:5000/img:2");
@@ -218,18 +233,17 @@ TEST(ImageReference, UnityCatalogFormat) {
 }
 
 TEST(Containers, PyxisImageBecomesDockerImageForCli119) {
-  const Translation t = run(
-      "pip install wandb\npython t.py\n",
-      [] {
-        TranslateOptions o;
-        o.dependencies = {"torch"};
-        return o;
-      }());
+  const Translation t = run("pip install wandb\npython t.py\n", [] {
+    TranslateOptions o;
+    o.dependencies = {"torch"};
+    return o;
+  }());
   ASSERT_TRUE(t.workload);
   EXPECT_EQ(t.workload->environment.dependencies, (std::vector<std::string>{"torch", "wandb"}));
-  const Translation c = translate(
-      "job.sbatch", kHead + "#SBATCH --container-image=nvcr.io\\#nvidia/pytorch:24.01-py3\n"
-                            "pip install wandb\npython t.py\n");
+  const Translation c =
+      translate("job.sbatch", kHead +
+                                  "#SBATCH --container-image=nvcr.io\\#nvidia/pytorch:24.01-py3\n"
+                                  "pip install wandb\npython t.py\n");
   ASSERT_TRUE(c.workload);
   EXPECT_EQ(c.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:24.01-py3");
   EXPECT_TRUE(c.workload->environment.dependencies.empty());
@@ -240,8 +254,8 @@ TEST(Containers, PyxisImageBecomesDockerImageForCli119) {
 TEST(Containers, SifBecomesAPlaceholderWithAnError) {
   TranslateOptions options;
   options.target_schema = "cli-1.20";
-  const Translation t =
-      run("srun singularity exec --nv -B /datasets:/data /apps/af2_2.3.sif python run.py\n", options);
+  const Translation t = run(
+      "srun singularity exec --nv -B /datasets:/data /apps/af2_2.3.sif python run.py\n", options);
   ASSERT_TRUE(t.workload);
   EXPECT_EQ(t.workload->environment.unity_catalog_image, "CATALOG.SCHEMA.af2_2-3:latest");
   EXPECT_TRUE(has_code(t, Code::container_image_unknown));
