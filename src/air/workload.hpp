@@ -31,7 +31,7 @@ struct Compute {
   uint64_t num_accelerators = 0;  // total over all nodes
   uint64_t nodes = 0;             // derived: num_accelerators / GPUs per node
   uint32_t gpus_per_node = 0;
-  std::vector<Span> from;         // directives the shape came from
+  std::vector<Span> from;  // directives the shape came from
 };
 
 /// The schema version the YAML targets (spec/air-runtime.md §0, §1.5, §1.6).

@@ -13,16 +13,15 @@
 
 namespace s2a::emit {
 using air::AcceleratorType;
-using air::Workload;
 using air::find_accelerator_type;
+using air::Workload;
 namespace {
 
 bool valid_name(const std::string& name) {
-  return !name.empty() && name.size() <= 100 &&
-         std::all_of(name.begin(), name.end(), [](char c) {
-           return (std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) ||
-                  c == '-' || c == '_';
-         });
+  return !name.empty() && name.size() <= 100 && std::all_of(name.begin(), name.end(), [](char c) {
+    return (std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) ||
+           c == '-' || c == '_';
+  });
 }
 
 void check_keys(const YAML::Node& map, const std::set<std::string>& allowed,
@@ -40,9 +39,11 @@ void check_compute(const YAML::Node& compute, std::vector<std::string>& errors) 
   }
   check_keys(compute, {"accelerator_type", "num_accelerators", "pool_id", "priority_class"},
              "compute.", errors);
-  const auto type = compute["accelerator_type"] ? compute["accelerator_type"].as<std::string>() : "";
+  const auto type =
+      compute["accelerator_type"] ? compute["accelerator_type"].as<std::string>() : "";
   const AcceleratorType* shape = find_accelerator_type(type);
-  if (shape == nullptr) errors.push_back("compute.accelerator_type: invalid GPU type \"" + type + "\"");
+  if (shape == nullptr)
+    errors.push_back("compute.accelerator_type: invalid GPU type \"" + type + "\"");
   const auto count = compute["num_accelerators"] ? compute["num_accelerators"].as<int64_t>() : 0;
   if (count <= 0) errors.push_back("compute.num_accelerators must be positive");
   if (shape && count % shape->gpus_per_node != 0) {
@@ -80,13 +81,15 @@ void check_environment(const YAML::Node& env, const Workload& expected,
   }
   if ((env["unity_catalog_image"] || env["docker_image"]) &&
       (env["version"] || env["dependencies"])) {
-    errors.push_back("when an image is specified under 'environment', these fields are not "
-                     "allowed: dependencies, version");
+    errors.push_back(
+        "when an image is specified under 'environment', these fields are not "
+        "allowed: dependencies, version");
   }
   if (const auto image = env["unity_catalog_image"]) {
     if (!image.IsScalar() || !air::is_unity_catalog_image(image.Scalar())) {
-      errors.push_back("environment.unity_catalog_image must be in the format "
-                       "'<catalog>.<schema>.<image>:<tag>'");
+      errors.push_back(
+          "environment.unity_catalog_image must be in the format "
+          "'<catalog>.<schema>.<image>:<tag>'");
     }
   }
   if (const auto image = env["docker_image"]) {
@@ -133,7 +136,8 @@ std::vector<std::string> check(const YAML::Node& root, const Workload& expected)
   }
   check_compute(root["compute"], errors);
   const auto command = root["command"].as<std::string>("");
-  if (command.find_first_not_of(" \t\n") == std::string::npos) errors.push_back("command is required");
+  if (command.find_first_not_of(" \t\n") == std::string::npos)
+    errors.push_back("command is required");
   if (std::count(command.begin(), command.end(), '\n') > 1000) {
     errors.push_back("command is too long (more than 1000 lines)");
   }
@@ -152,7 +156,8 @@ std::vector<std::string> check(const YAML::Node& root, const Workload& expected)
         errors.push_back("secrets." + entry.first.as<std::string>() + ": expected scope/key");
       }
       if (root["env_variables"] && root["env_variables"][entry.first.as<std::string>()]) {
-        errors.push_back(entry.first.as<std::string>() + " is set in both env_variables and secrets");
+        errors.push_back(entry.first.as<std::string>() +
+                         " is set in both env_variables and secrets");
       }
     }
   }

@@ -14,15 +14,16 @@ bool yaml_plain_is_typed(const std::string& value) {
   std::string lower(value);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~",
-                           ".inf", "-.inf", "+.inf", ".nan"}) {
+  for (const char* word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf",
+                           "-.inf", "+.inf", ".nan"}) {
     if (lower == word) return true;
   }
   // Numbers in any YAML 1.1 or 1.2 spelling: 12, -1.5, 1e3, 0x1F, 0o17, 1_000, 1:30.
   const size_t start = (lower[0] == '-' || lower[0] == '+') ? 1 : 0;
   const std::string_view body = std::string_view(lower).substr(start);
   const bool has_digit = body.find_first_of("0123456789") != std::string_view::npos;
-  return has_digit && body.find_first_not_of("0123456789._:eox+-abcdef") == std::string_view::npos &&
+  return has_digit &&
+         body.find_first_not_of("0123456789._:eox+-abcdef") == std::string_view::npos &&
          (std::isdigit(static_cast<unsigned char>(body[0])) || body[0] == '.');
 }
 
@@ -128,7 +129,8 @@ class WorkloadEmitter {
     }
     if (!env.version && env.dependencies.empty()) return;
     out_ << YAML::Key << "environment" << YAML::Value << YAML::BeginMap;
-    if (env.version) out_ << YAML::Key << "version" << YAML::Value << YAML::SingleQuoted << *env.version;
+    if (env.version)
+      out_ << YAML::Key << "version" << YAML::Value << YAML::SingleQuoted << *env.version;
     if (!env.dependencies.empty()) {
       out_ << YAML::Key << "dependencies" << YAML::Value << YAML::BeginSeq;
       for (const std::string& dependency : env.dependencies) emit_string(out_, dependency);

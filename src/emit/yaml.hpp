@@ -18,7 +18,7 @@ struct YamlOptions {
 /// when written plain; they must be quoted to stay strings.
 [[nodiscard]] bool yaml_plain_is_typed(const std::string& value);
 
-[[nodiscard]] std::string emit_workload_yaml(const air::Workload& workload,
-                                             const SourceFile& file, const YamlOptions& options);
+[[nodiscard]] std::string emit_workload_yaml(const air::Workload& workload, const SourceFile& file,
+                                             const YamlOptions& options);
 
 }  // namespace s2a::emit
