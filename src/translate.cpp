@@ -23,12 +23,80 @@ bool is_a_script(const Diagnostics& diagnostics) {
   });
 }
 
+/// Command-line flags win over the site profile, which wins over defaults.
 air::WorkloadOptions workload_options(const TranslateOptions& options) {
-  return {options.accelerator_type, options.env_version, options.dependencies,
-          options.requirements, options.experiment_name};
+  air::WorkloadOptions out;
+  out.accelerator_type = options.accelerator_type;
+  out.env_version = options.env_version;
+  out.dependencies = options.dependencies;
+  out.requirements = options.requirements;
+  out.experiment_name = options.experiment_name;
+  const profile::Profile* profile = options.profile ? &*options.profile : nullptr;
+  out.profile = profile;
+  if (!out.env_version && profile != nullptr) out.env_version = profile->env_version;
+  if (options.secret_scope) {
+    out.secret_scope = *options.secret_scope;
+  } else if (profile != nullptr && profile->secret_scope) {
+    out.secret_scope = *profile->secret_scope;
+  }
+  if (profile != nullptr) {
+    out.default_max_retries = profile->max_retries;
+    out.code_root = profile->code_root;
+  }
+  std::optional<air::TargetSchema> target;
+  if (options.target_schema) target = parse_target_schema(*options.target_schema);
+  if (target) {
+    out.target = *target;
+    out.code_source_flat = *target == air::TargetSchema::cli_1_20;
+  } else {
+    if (profile != nullptr && profile->target_schema) {
+      out.target = parse_target_schema(*profile->target_schema).value_or(out.target);
+    }
+    out.code_source_flat = out.target == air::TargetSchema::cli_1_20;
+    if (profile != nullptr && profile->code_source) {
+      out.code_source_flat = *profile->code_source == "flat";
+    }
+  }
+  return out;
+}
+
+/// The secret strings behind the redacted spans, longest first. Short ones
+/// (under 4 bytes) are only masked in place: replacing them everywhere would
+/// mangle unrelated text.
+std::vector<std::string> secret_strings(const SourceFile& file, const std::vector<Span>& spans) {
+  std::vector<std::string> out;
+  for (Span span : spans) {
+    if (span.end > file.text().size() || span.size() < 4) continue;
+    out.emplace_back(file.slice(span));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  return out;
+}
+
+std::string replace_all(std::string text, const std::vector<std::string>& secrets,
+                        std::string_view with) {
+  for (const std::string& secret : secrets) {
+    for (size_t at = text.find(secret); at != std::string::npos;
+         at = text.find(secret, at + with.size())) {
+      text.replace(at, secret.size(), with);
+    }
+  }
+  return text;
 }
 
 }  // namespace
+
+std::optional<air::TargetSchema> parse_target_schema(std::string_view name) {
+  if (name == "cli-1.19") return air::TargetSchema::cli_1_19;
+  if (name == "cli-1.20") return air::TargetSchema::cli_1_20;
+  return std::nullopt;
+}
+
+std::string redact(const Translation& t, std::string text) {
+  if (!t.file) return text;
+  return replace_all(std::move(text), secret_strings(*t.file, t.redactions), "<redacted>");
+}
 
 std::string_view status_name(DirectiveStatus status) {
   switch (status) {
@@ -64,8 +132,11 @@ Translation translate(std::string file_name, std::string text, const TranslateOp
   t.redactions = std::move(mapping.redactions);
   t.edits = std::move(mapping.edits);
   // 6. Emit, then read it back: nothing leaves that the schema would refuse.
+  // No secret byte may reach the YAML: provenance comments mask them, and
+  // anything left (a value copied by another rule) is replaced before the check.
   std::string yaml = emit::emit_workload_yaml(mapping.workload, *t.file,
-                                              {options.provenance_comments});
+                                              {options.provenance_comments, &t.redactions});
+  yaml = replace_all(std::move(yaml), secret_strings(*t.file, t.redactions), "REDACTED");
   const std::vector<std::string> problems = emit::validate_workload_yaml(yaml, mapping.workload);
   for (const std::string& problem : problems) {
     diagnostics.push_back({Code::internal_error, {}, "the emitted YAML fails its check: " + problem,
@@ -74,6 +145,12 @@ Translation translate(std::string file_name, std::string text, const TranslateOp
   if (problems.empty()) {
     t.yaml = std::move(yaml);
     t.workload = std::move(mapping.workload);
+  }
+  // Messages quote the script (directive values, words): mask secrets there too.
+  const std::vector<std::string> secrets = secret_strings(*t.file, t.redactions);
+  for (Diagnostic& d : diagnostics) {
+    d.message = replace_all(std::move(d.message), secrets, "<redacted>");
+    d.hint = replace_all(std::move(d.hint), secrets, "<redacted>");
   }
   sort_by_position(diagnostics);
   return t;

@@ -14,6 +14,7 @@
 #include "air/workload.hpp"
 #include "diag/diagnostic.hpp"
 #include "directives/directives.hpp"
+#include "profile/profile.hpp"
 #include "slurm/body.hpp"
 #include "slurm/job.hpp"
 #include "source/source_file.hpp"
@@ -27,7 +28,14 @@ struct TranslateOptions {
   std::optional<std::string> requirements;      // --requirements FILE -> "-r FILE"
   std::optional<std::string> experiment_name;   // --experiment-name
   bool provenance_comments = true;              // --no-comments turns them off
+  std::optional<std::string> target_schema;     // --target-schema cli-1.19 | cli-1.20
+  std::optional<std::string> secret_scope;      // --secret-scope
+  std::optional<profile::Profile> profile;      // --profile FILE, or the documented lookup
+  std::vector<std::string> suppress;            // codes/rules to leave out (profile + flags)
 };
+
+/// "cli-1.19" / "cli-1.20"; empty for anything else.
+[[nodiscard]] std::optional<air::TargetSchema> parse_target_schema(std::string_view name);
 
 struct Translation {
   std::unique_ptr<SourceFile> file;  // stable address: everything below points into it
@@ -41,6 +49,10 @@ struct Translation {
   std::vector<Span> redactions;            // secret values: never print these bytes
   std::vector<air::LoggedEdit> edits;      // every change made to the user's command
 };
+
+/// `text` with every secret value of `t` (the bytes under t.redactions)
+/// replaced by "<redacted>": for messages and values that quote the script.
+[[nodiscard]] std::string redact(const Translation& t, std::string text);
 
 [[nodiscard]] Translation translate(std::string file_name, std::string text,
                                     const TranslateOptions& options = {});

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "air/launch.hpp"
+#include "air/setup.hpp"
 #include "air/variables.hpp"
 
 namespace s2a::air {
@@ -20,18 +21,6 @@ bool contains(std::initializer_list<std::string_view> list, std::string_view val
 bool is_digits(std::string_view text) {
   return !text.empty() &&
          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-/// Programs that set up a cluster software environment; AI Runtime provides
-/// the environment through `environment` instead, and these commands do not
-/// exist on its nodes.
-bool is_setup_command(const ast::Command& command, const std::string& program) {
-  if (contains({"module", "ml", "spack", "conda", "mamba", "micromamba"}, program)) return true;
-  if ((program == "source" || program == ".") && command.words.size() >= 2) {
-    const std::string target = slurm::program_name(command.words[1]);
-    return target == "activate" || target == "deactivate";
-  }
-  return false;
 }
 
 bool is_slurm_client(std::string_view program) {
@@ -115,11 +104,11 @@ struct LauncherOption {
   Span value_span;        // the value as written (empty for flags)
 };
 
-class CommandMapper {
+class CommandMapper final : public CommandEditor {
  public:
   CommandMapper(const SourceFile& file, const slurm::Body& body, const slurm::Job& job,
                 const Compute& compute, const std::string& experiment_name,
-                Diagnostics& diagnostics)
+                Diagnostics& diagnostics, const SetupOptions& setup_options)
       : file_(file),
         body_(body),
         job_(job),
@@ -127,7 +116,8 @@ class CommandMapper {
         experiment_name_(experiment_name),
         diagnostics_(diagnostics),
         edits_(body.views.size()),
-        replaced_(body.views.size()) {}
+        replaced_(body.views.size()),
+        setup_(*this, body, setup_options, setup_result_) {}
 
   CommandMapping run() {
     track_variables();
@@ -148,23 +138,27 @@ class CommandMapper {
       text.erase(at, 1);
     }
     result_.command = "cd \"$CODE_SOURCE_PATH\"\n" + text;
+    result_.dependencies = std::move(setup_result_.dependencies);
+    result_.env_variables = std::move(setup_result_.env_variables);
+    result_.secrets = std::move(setup_result_.secrets);
+    result_.redactions = std::move(setup_result_.redactions);
     return std::move(result_);
   }
 
  private:
   // --- edits and reports ----------------------------------------------------
 
-  Span file_span(uint32_t view, Span span) const {
+  Span file_span(uint32_t view, Span span) const override {
     const slurm::TextView& v = body_.views[view];
     return v.exact ? span : v.fallback;
   }
 
-  void edit(uint32_t view, Span span, std::string replacement, std::string reason) {
+  void edit(uint32_t view, Span span, std::string replacement, std::string reason) override {
     result_.edits.push_back({file_span(view, span), replacement, std::move(reason)});
     edits_[view].push_back({span, std::move(replacement)});
   }
 
-  void replace(uint32_t view, Span span, std::string replacement, std::string reason) {
+  void replace(uint32_t view, Span span, std::string replacement, std::string reason) override {
     replaced_[view].push_back(span);
     edit(view, span, std::move(replacement), std::move(reason));
   }
@@ -174,18 +168,21 @@ class CommandMapper {
                        [&](Span r) { return r.begin <= span.begin && span.end <= r.end; });
   }
 
-  void report(Code code, uint32_t view, Span span, std::string message, std::string hint) {
+  void report(Code code, uint32_t view, Span span, std::string message,
+              std::string hint) override {
     diagnostics_.push_back({code, file_span(view, span), std::move(message), std::move(hint)});
   }
 
-  std::string_view source(uint32_t view, Span span) const {
+  std::string_view source(uint32_t view, Span span) const override {
     return body_.views[view].text.substr(span.begin, span.size());
   }
 
   /// Takes a whole statement out of the command. A statement alone on its
   /// lines becomes a comment, so the reader sees what went; one sharing its
   /// line with other code becomes `:` so the syntax around it stays valid.
-  void remove_statement(const Site& site, const std::string& reason) {
+  /// `shown`, when given, is put in the comment instead of the source text.
+  void remove_statement(const Site& site, const std::string& reason,
+                        std::string_view shown) override {
     const uint32_t view = site.view;
     const Span span = site.statement ? site.statement->span : site.command->span;
     const std::string_view text = body_.views[view].text;
@@ -200,7 +197,7 @@ class CommandMapper {
     const bool alone_after = after_code == std::string_view::npos || after[after_code] == '#';
     if (site.statement && alone_before && alone_after && !site.statement->background) {
       std::string commented = "# [slurm2air] ";
-      for (char c : source(view, span)) {
+      for (char c : shown.empty() ? source(view, span) : shown) {
         commented.push_back(c);
         if (c == '\n') commented += "# ";
       }
@@ -215,112 +212,20 @@ class CommandMapper {
   void remove_statement_if_replaced_by_runtime(const Site& site) {
     if (site.context.in_substitution || is_replaced(site.view, site.command->span)) return;
     const ast::Command& command = *site.command;
-    if (is_setup_command(command, site.program)) {
-      remove_statement(site, "environment setup is done by AI Runtime's environment");
-      report(Code::setup_command_removed, site.view, command.span,
-             "`" + std::string(source(site.view, command.words.front().span)) +
-                 "` does not exist on AI Runtime nodes and is removed from the command",
-             site.program == "module" || site.program == "ml" || site.program == "spack"
-                 ? "CUDA, NCCL and the Python stack come with environment.version; add Python "
-                   "packages to environment.dependencies"
-                 : "list the environment's packages in environment.dependencies (or a "
-                   "requirements file)");
-      return;
-    }
-    const auto assignments = assignments_of(command, site);
+    if (setup_.map_setup_command(site)) return;
+    const auto assignments = assignments_of(command, site, body_.views[site.view].text);
     if (assignments.empty()) return;
-    if (std::all_of(assignments.begin(), assignments.end(),
-                    [](const Assignment& a) { return is_runtime_variable(a.name); })) {
-      remove_statement(site, "AI Runtime sets this variable on every node");
+    if (std::all_of(assignments.begin(), assignments.end(), [](const Assignment& a) {
+          return is_runtime_variable(a.name);
+        })) {
+      remove_statement(site, "AI Runtime sets this variable on every node", {});
       report(Code::provided_variable_removed, site.view, command.span,
              "AI Runtime sets " + assignments.front().name +
                  " on every node; the script's own assignment is removed",
              "");
       return;
     }
-    move_exports_to_env(site, assignments);
-  }
-
-  struct Assignment {
-    std::string name;
-    std::optional<std::string> literal;
-    Span value_span;
-    bool exported = false;
-  };
-
-  /// Assignments a statement makes: `A=1 B=2` alone, or `export A=1 ...`.
-  std::vector<Assignment> assignments_of(const ast::Command& command, const Site& site) const {
-    std::vector<Assignment> out;
-    if (command.words.empty()) {
-      for (const auto& a : command.assignments) {
-        out.push_back({a.name, a.is_array ? std::nullopt : slurm::literal_value(a.value),
-                       a.value.span, false});
-      }
-      return out;
-    }
-    if (site.program != "export" || !command.assignments.empty()) return out;
-    for (size_t i = 1; i < command.words.size(); ++i) {
-      const ast::Word& word = command.words[i];
-      const std::string_view written = source(site.view, word.span);
-      const size_t eq = written.find('=');
-      if (eq == std::string_view::npos || written.front() == '-') return {};
-      const std::string name(written.substr(0, eq));
-      if (!is_variable_name(name)) return {};
-      const Span value_span{static_cast<uint32_t>(word.span.begin + eq + 1), word.span.end};
-      auto literal = slurm::literal_value(word);
-      if (literal) literal = literal->substr(literal->find('=') + 1);
-      out.push_back({name, literal, value_span, true});
-    }
-    return out;
-  }
-
-  static bool is_variable_name(std::string_view name) {
-    return !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&
-           std::all_of(name.begin(), name.end(), [](char c) {
-             return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-           });
-  }
-
-  /// Literal exports at the top of the script become env_variables (secrets
-  /// become secret references); anything computed stays in the command.
-  void move_exports_to_env(const Site& site, const std::vector<Assignment>& assignments) {
-    const slurm::Context& c = site.context;
-    const bool top_level =
-        !c.in_function && !c.in_loop && !c.in_branch && !c.background && site.statement != nullptr;
-    const bool secret = std::any_of(assignments.begin(), assignments.end(),
-                                    [](const Assignment& a) { return is_secret_name(a.name); });
-    const bool all_literal = std::all_of(assignments.begin(), assignments.end(),
-                                         [](const Assignment& a) { return a.literal.has_value(); });
-    const bool exported = assignments.front().exported;
-    if (secret && all_literal) {
-      for (const Assignment& a : assignments) add_env_or_secret(site, a);
-      remove_statement(site, "credentials move to Databricks secrets");
-      return;
-    }
-    if (!exported || !top_level || !all_literal || first_launch_seen_) return;
-    for (const Assignment& a : assignments) add_env_or_secret(site, a);
-    remove_statement(site, "literal exports move to env_variables");
-  }
-
-  void add_env_or_secret(const Site& site, const Assignment& a) {
-    const Span from = file_span(site.view, site.command->span);
-    if (!is_secret_name(a.name)) {
-      result_.env_variables.push_back({a.name, *a.literal, from});
-      return;
-    }
-    std::string key = a.name;
-    std::transform(key.begin(), key.end(), key.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    result_.secrets.push_back({a.name, "slurm2air/" + key, from});
-    result_.redactions.push_back(file_span(site.view, a.value_span));
-    report(Code::secret_in_script, site.view, site.command->span,
-           "the value of " + a.name +
-               " is a credential written in the script; it is left out "
-               "and replaced by a secret reference",
-           "store it with `databricks secrets put-secret slurm2air " + key +
-               "` (or change secrets." + a.name +
-               " to your scope/key) and rotate the "
-               "exposed value");
+    setup_.move_exports_to_env(site, assignments, first_launch_seen_);
   }
 
   // --- pass 1: $(scontrol show hostnames ... | head -n 1) -> $MASTER_ADDR ---
@@ -421,9 +326,11 @@ class CommandMapper {
   // --- pass 2: every other command ------------------------------------------
 
   void map_site(const Site& site) {
+    setup_.hide_inline_secrets(site);
     replace_host_list(site);
     if (is_replaced(site.view, site.command->span)) return;
     if (site.program == "srun" && site.srun) unwrap_srun(site);
+    setup_.unwrap_container(site);
     switch (site.launcher.kind) {
       case Launcher::torchrun:
       case Launcher::torch_distributed_launch:
@@ -1219,14 +1126,16 @@ class CommandMapper {
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables
   CommandMapping result_;
+  SetupResult setup_result_;
+  SetupMapper setup_;  // environment rules (setup.cpp); edits through this mapper
 };
 
 }  // namespace
 
 CommandMapping map_command(const SourceFile& file, const slurm::Body& body, const slurm::Job& job,
                            const Compute& compute, const std::string& experiment_name,
-                           Diagnostics& diagnostics) {
-  return CommandMapper(file, body, job, compute, experiment_name, diagnostics).run();
+                           Diagnostics& diagnostics, const SetupOptions& setup) {
+  return CommandMapper(file, body, job, compute, experiment_name, diagnostics, setup).run();
 }
 
 }  // namespace s2a::air

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "air/setup.hpp"
 #include "air/workload.hpp"
 #include "diag/diagnostic.hpp"
 #include "edit/edits.hpp"
@@ -26,6 +27,7 @@ struct LoggedEdit {
 
 struct CommandMapping {
   std::string command;
+  std::vector<std::string> dependencies;  // pip specs from the script's setup lines
   std::vector<NamedValue> env_variables;
   std::vector<NamedValue> secrets;
   std::vector<Span> redactions;  // secret values in the file
@@ -35,6 +37,7 @@ struct CommandMapping {
 [[nodiscard]] CommandMapping map_command(const SourceFile& file, const slurm::Body& body,
                                          const slurm::Job& job, const Compute& compute,
                                          const std::string& experiment_name,
-                                         Diagnostics& diagnostics);
+                                         Diagnostics& diagnostics,
+                                         const SetupOptions& setup = {});
 
 }  // namespace s2a::air

@@ -3,9 +3,14 @@
 #include <algorithm>
 
 #include "air/compute.hpp"
+#include "air/variables.hpp"
 
 namespace s2a::air {
 namespace {
+
+bool starts_with_text(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
 
 constexpr size_t kMaxExperimentName = 100;  // the Jobs API task_key limit
 
@@ -29,10 +34,10 @@ void map_experiment_name(const SourceFile& file, const slurm::Job& job,
   const Span from = job.name ? job.name->from->span : Span{};
   if (name.empty()) {
     name = "slurm-job";
-    diagnostics.push_back({Code::experiment_name_changed, from,
-                           "no usable experiment name in \"" + original + "\"; using \"" + name +
-                               "\"",
-                           "set a name with --experiment-name"});
+    diagnostics.push_back(
+        {Code::experiment_name_changed, from,
+         "no usable experiment name in \"" + original + "\"; using \"" + name + "\"",
+         "set a name with --experiment-name"});
   } else if (name != original) {
     diagnostics.push_back(
         {Code::experiment_name_changed, from,
@@ -46,7 +51,8 @@ void map_experiment_name(const SourceFile& file, const slurm::Job& job,
 
 void map_timeout(const slurm::Job& job, Workload& workload, Diagnostics& diagnostics) {
   if (!job.time) {
-    diagnostics.push_back({Code::no_time_limit, {},
+    diagnostics.push_back({Code::no_time_limit,
+                           {},
                            "the script sets no --time, so Slurm used the partition's default; "
                            "timeout_minutes is left out and AI Runtime's default applies",
                            "set timeout_minutes to bound the run"});
@@ -63,11 +69,351 @@ void map_timeout(const slurm::Job& job, Workload& workload, Diagnostics& diagnos
   workload.timeout_minutes = job.time->value.minutes;
 }
 
-void map_retries(const slurm::Job& job, Workload& workload) {
+void map_retries(const slurm::Job& job, const WorkloadOptions& options, Workload& workload) {
   // A requeued Slurm job restarts from the top; a retried workload does too.
   // One retry by default: Slurm requeues after node failure, not endlessly.
+  // The profile's default applies only when the script says nothing.
   workload.max_retries = job.requeue && !job.requeue->value ? 0 : 1;
+  if (!job.requeue && options.default_max_retries) {
+    workload.max_retries = *options.default_max_retries;
+  }
   if (job.requeue) workload.max_retries_from = job.requeue->from->span;
+}
+
+// --- containers --------------------------------------------------------------
+
+/// Where the script runs in a container, and with which image and mounts.
+struct ContainerUse {
+  std::string written;  // the image as written ("$IMAGE" when computed)
+  bool literal = true;
+  Span from;                        // in the file
+  std::vector<std::string> mounts;  // SRC:DST[:FLAGS] or SRC
+  Span mounts_from;
+};
+
+Span site_span(const slurm::Body& body, const slurm::Site& site, Span span) {
+  const slurm::TextView& view = body.views[site.view];
+  return view.exact ? span : view.fallback;
+}
+
+void split_mounts(std::string_view value, std::vector<std::string>& out) {
+  size_t start = 0;
+  while (start <= value.size()) {
+    const size_t comma = std::min(value.find(',', start), value.size());
+    if (comma > start) out.emplace_back(value.substr(start, comma - start));
+    start = comma + 1;
+  }
+}
+
+/// The job's image: #SBATCH --container-image / --image / --environment /
+/// --container, else the first srun --container-image or singularity image.
+std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::Body& body) {
+  std::optional<ContainerUse> use;
+  for (const char* name : {"container-image", "image", "environment", "container"}) {
+    auto it = job.final_options.find(name);
+    if (it == job.final_options.end() || !it->second->value) continue;
+    use = ContainerUse{*it->second->value, true, it->second->span, {}, {}};
+    break;
+  }
+  for (const directives::Option* option : [&] {
+         std::vector<const directives::Option*> mounts;
+         for (const auto& [name, o] : job.final_options) {
+           if (name == "container-mounts") mounts.push_back(o);
+         }
+         return mounts;
+       }()) {
+    if (!use || !option->value) continue;
+    split_mounts(*option->value, use->mounts);
+    use->mounts_from = option->span;
+  }
+  for (const slurm::Site& site : body.sites) {
+    const auto& words = site.command->words;
+    if (site.program == "srun" && site.srun) {
+      for (const directives::Option& option : site.srun->options) {
+        if (!option.value) continue;
+        const std::string_view name = option.name();
+        if (name == "container-image" && !use) {
+          const bool literal = option.value->find('$') == std::string::npos;
+          use = ContainerUse{
+              *option.value, literal, site_span(body, site, site.command->span), {}, {}};
+        }
+        if (name == "container-mounts" && use && use->mounts.empty()) {
+          split_mounts(*option.value, use->mounts);
+          use->mounts_from = site_span(body, site, site.command->span);
+        }
+      }
+    }
+    const size_t start = site.program == "srun" && site.srun ? site.srun_operand : 0;
+    if (start + 2 >= words.size()) continue;
+    const std::string wrapper = slurm::program_name(words[start]);
+    if (wrapper != "singularity" && wrapper != "apptainer") continue;
+    const auto sub = slurm::literal_value(words[start + 1]);
+    if (!sub || (*sub != "exec" && *sub != "run")) continue;
+    std::vector<std::string> mounts;
+    size_t i = start + 2;
+    for (; i < words.size(); ++i) {
+      const auto arg = slurm::literal_value(words[i]);
+      if (!arg || arg->empty() || arg->front() != '-') break;
+      const bool bind = *arg == "-B" || *arg == "--bind" || *arg == "--mount";
+      const bool takes_value =
+          arg->find('=') == std::string::npos &&
+          (bind || *arg == "-H" || *arg == "--home" || *arg == "-W" || *arg == "--workdir" ||
+           *arg == "--pwd" || *arg == "--overlay" || *arg == "--env" || *arg == "--env-file" ||
+           *arg == "--security" || *arg == "--network" || *arg == "--app" || *arg == "-S" ||
+           *arg == "--scratch" || *arg == "-o");
+      if (bind && i + 1 < words.size()) {
+        const std::string_view text = body.views[site.view].text;
+        split_mounts(text.substr(words[i + 1].span.begin, words[i + 1].span.size()), mounts);
+      } else if (starts_with_text(*arg, "--bind=")) {
+        split_mounts(std::string_view(*arg).substr(7), mounts);
+      }
+      if (takes_value) ++i;
+    }
+    if (i >= words.size() || use) continue;
+    const auto image = slurm::literal_value(words[i]);
+    const std::string_view text = body.views[site.view].text;
+    use = ContainerUse{
+        image ? *image : std::string(text.substr(words[i].span.begin, words[i].span.size())),
+        image.has_value(), site_span(body, site, words[i].span), std::move(mounts),
+        site_span(body, site, site.command->span)};
+  }
+  return use;
+}
+
+/// `nvidia/pytorch` + `24.01-py3` -> `pytorch`, `24.01-py3`: the parts of a
+/// placeholder Unity Catalog name (no dots or colons in the name part).
+std::pair<std::string, std::string> placeholder_parts(const ContainerUse& use) {
+  std::string name = "image", tag = "latest";
+  if (auto ref = parse_image_reference(use.written)) {
+    name = ref->image.substr(ref->image.rfind('/') + 1);
+    tag = ref->tag;
+  } else if (use.literal) {
+    name = use.written.substr(use.written.rfind('/') + 1);
+    for (std::string_view ext : {".sif", ".sqsh", ".simg", ".img", ".toml"}) {
+      if (name.size() > ext.size() && name.substr(name.size() - ext.size()) == ext) {
+        name.resize(name.size() - ext.size());
+      }
+    }
+  }
+  auto clean = [](std::string text, bool tag_part) {
+    for (char& c : text) {
+      const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ||
+                      (tag_part && c == '.');
+      if (!ok) c = '-';
+    }
+    return text.empty() ? std::string("image") : text.substr(0, 100);
+  };
+  return {clean(name, false), clean(tag, true)};
+}
+
+void map_container(const ContainerUse& use, const WorkloadOptions& options, Environment& env,
+                   Diagnostics& diagnostics) {
+  const bool uc = options.target == TargetSchema::cli_1_20;
+  const std::string shown = use.literal ? use.written : "a computed image (" + use.written + ")";
+  std::string dropped;
+  if (env.version || !env.dependencies.empty()) {
+    dropped = "; environment.version and dependencies are left out because an image replaces them";
+  }
+  env.version.reset();
+  env.dependencies.clear();
+  env.image_from = use.from;
+  const profile::Profile* profile = options.profile;
+  const auto mapped =
+      profile != nullptr ? profile->images.find(use.written) : decltype(profile->images.end()){};
+  if (profile != nullptr && mapped != profile->images.end() &&
+      (!uc || is_unity_catalog_image(mapped->second))) {
+    (uc ? env.unity_catalog_image : env.docker_image) = mapped->second;
+    diagnostics.push_back(
+        {Code::container_image_registration, use.from,
+         "the image " + shown + " becomes " + mapped->second + " (site profile)" + dropped,
+         uc ? "check that the image is pushed to the Unity Catalog artifact registry"
+            : "check that the image is registered with `databricks experimental "
+              "air register-image`"});
+    return;
+  }
+  const auto ref = use.literal ? parse_image_reference(use.written) : std::nullopt;
+  if (!uc && ref) {
+    env.docker_image = ref->url();
+    diagnostics.push_back(
+        {Code::container_image_registration, use.from,
+         "the image " + shown + " becomes environment.docker_image " + ref->url() + dropped,
+         "register it once with `databricks experimental air register-image " + ref->url() +
+             "`; the current CLI (>= 1.20) takes environment.unity_catalog_image instead "
+             "(--target-schema cli-1.20)"});
+    return;
+  }
+  const auto [name, tag] = placeholder_parts(use);
+  if (uc) {
+    env.unity_catalog_image = "CATALOG.SCHEMA." + name + ":" + tag;
+    diagnostics.push_back(
+        {Code::container_image_unknown, use.from,
+         "the image " + shown +
+             " is not in Unity Catalog; environment.unity_catalog_image is the "
+             "placeholder " +
+             *env.unity_catalog_image + dropped,
+         "push the image to the Unity Catalog artifact registry and set "
+         "environment.unity_catalog_image, or map it under images: in the site profile"});
+  } else {
+    env.docker_image = "REGISTRY.EXAMPLE.COM/REPLACE-ME/" + name + ":" + tag;
+    diagnostics.push_back(
+        {Code::container_image_unknown, use.from,
+         "the image " + shown +
+             " has no registry URL; environment.docker_image is the "
+             "placeholder " +
+             *env.docker_image + dropped,
+         "rebuild it as an OCI image in a registry, register it with `databricks experimental "
+         "air register-image URL` and set environment.docker_image.url, or map it under images: "
+         "in the site profile"});
+  }
+}
+
+void report_mounts(const ContainerUse& use, Diagnostics& diagnostics) {
+  if (use.mounts.empty()) return;
+  std::vector<std::string> sources;
+  for (const std::string& mount : use.mounts) sources.push_back(mount.substr(0, mount.find(':')));
+  std::string list;
+  for (const std::string& s : sources) list += (list.empty() ? "" : ", ") + s;
+  diagnostics.push_back(
+      {Code::container_mounts, use.mounts_from,
+       "container mounts do not exist on AI Runtime: " + list + " will not be there",
+       "copy the data to a Unity Catalog volume and read it under /Volumes/<catalog>/<schema>/"
+       "<volume>/..., and change the paths in the command"});
+}
+
+// --- --export ------------------------------------------------------------------
+
+/// Splits an --export value at commas outside quotes (env.c:find_quote_token()).
+std::vector<std::pair<std::string, size_t>> split_export(std::string_view value) {
+  std::vector<std::pair<std::string, size_t>> items;
+  char quote = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= value.size(); ++i) {
+    const char c = i < value.size() ? value[i] : ',';
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == ',') {
+      if (i > start) items.emplace_back(std::string(value.substr(start, i - start)), start);
+      start = i + 1;
+    }
+  }
+  return items;
+}
+
+struct ExportResult {
+  std::vector<NamedValue> env_variables;
+  std::vector<NamedValue> secrets;
+  std::vector<Span> redactions;
+  bool handled = false;  // the generic "not mapped" report is replaced
+};
+
+ExportResult map_export(const SourceFile& file, const slurm::Job& job,
+                        const WorkloadOptions& options, Diagnostics& diagnostics) {
+  ExportResult out;
+  const auto it = job.final_options.find("export");
+  if (it == job.final_options.end() || !it->second->value) return out;
+  const directives::Option& option = *it->second;
+  const std::string& value = *option.value;
+  const std::string_view written = file.slice(option.value_span);
+  for (const auto& [item, offset] : split_export(value)) {
+    const std::string upper_item = [&] {
+      std::string u = item;
+      for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      return u;
+    }();
+    if (upper_item == "ALL" || upper_item == "NONE" || upper_item == "NIL") continue;
+    out.handled = true;
+    const size_t eq = item.find('=');
+    std::string name = item.substr(0, eq);
+    if (eq == std::string::npos) {
+      diagnostics.push_back(
+          {Code::export_from_submit_shell, option.span,
+           "--export passed " + name +
+               " with the submitting shell's value, which AI Runtime does not see",
+           "set " + name + " under env_variables (or secrets, for a credential)"});
+      continue;
+    }
+    std::string v = item.substr(eq + 1);
+    if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) {
+      v = v.substr(1, v.size() - 2);
+    }
+    if (is_secret_name(name) || looks_like_token(v)) {
+      // The bytes of the value in the file: exact when the directive is written plainly.
+      const size_t at = written == value ? offset + eq + 1 : std::string_view::npos;
+      const Span secret =
+          at == std::string_view::npos
+              ? option.span
+              : Span{static_cast<uint32_t>(option.value_span.begin + at),
+                     static_cast<uint32_t>(option.value_span.begin + offset + item.size())};
+      out.redactions.push_back(secret);
+      std::string key = name;
+      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      out.secrets.push_back({name, options.secret_scope + "/" + key, option.span});
+      diagnostics.push_back({Code::secret_in_script, option.span,
+                             "the value of " + name +
+                                 " is a credential written in the script; it "
+                                 "is left out and replaced by a secret reference",
+                             "store it with `databricks secrets put-secret " +
+                                 options.secret_scope + " " + key + "` (or change secrets." + name +
+                                 " to your scope/key) and rotate the exposed value"});
+      continue;
+    }
+    out.env_variables.push_back({name, v, option.span});
+    diagnostics.push_back({Code::export_value_moved, option.span,
+                           "--export's " + name + "=" + v + " becomes env_variables." + name, ""});
+  }
+  return out;
+}
+
+/// Drops the generic "no equivalent" report of a directive this stage maps.
+void replace_generic_report(const directives::Option* option, Diagnostics& diagnostics) {
+  if (option == nullptr) return;
+  diagnostics.erase(std::remove_if(diagnostics.begin(), diagnostics.end(),
+                                   [&](const Diagnostic& d) {
+                                     return d.code == Code::directive_not_mapped &&
+                                            d.span == option->span;
+                                   }),
+                    diagnostics.end());
+}
+
+const directives::Option* final_option(const slurm::Job& job, std::string_view name) {
+  const auto it = job.final_options.find(name);
+  return it == job.final_options.end() ? nullptr : it->second;
+}
+
+std::optional<std::string> profile_accelerator_type(const slurm::Job& job,
+                                                    const profile::Profile* profile) {
+  if (profile == nullptr) return std::nullopt;
+  if (job.partition) {
+    if (auto it = profile->partitions.find(job.partition->value); it != profile->partitions.end()) {
+      return it->second;
+    }
+  }
+  if (auto it = profile->gpu_types.find(job.gpu_type()); it != profile->gpu_types.end()) {
+    return it->second;
+  }
+  return std::nullopt;
+}
+
+/// Later assignments win (the body runs after --export); a name that is a
+/// secret is never also a plain variable.
+std::vector<NamedValue> merge_env(std::vector<NamedValue> first, std::vector<NamedValue> later,
+                                  const std::vector<NamedValue>& secrets) {
+  for (NamedValue& v : later) {
+    first.erase(std::remove_if(first.begin(), first.end(),
+                               [&](const NamedValue& f) { return f.name == v.name; }),
+                first.end());
+    first.push_back(std::move(v));
+  }
+  first.erase(std::remove_if(first.begin(), first.end(),
+                             [&](const NamedValue& f) {
+                               return std::any_of(
+                                   secrets.begin(), secrets.end(),
+                                   [&](const NamedValue& s) { return s.name == f.name; });
+                             }),
+              first.end());
+  return first;
 }
 
 }  // namespace
@@ -90,26 +436,121 @@ std::string sanitize_experiment_name(std::string_view name) {
   return out;
 }
 
-WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job,
-                             const slurm::Body& body, const WorkloadOptions& options,
-                             Diagnostics& diagnostics) {
+std::optional<ImageReference> parse_image_reference(std::string_view written) {
+  std::string_view ref = written;
+  if (ref.empty() || ref.find_first_of("$` \t\n\"'") != std::string_view::npos) return std::nullopt;
+  if (starts_with_text(ref, "docker://")) {
+    ref.remove_prefix(9);
+  } else if (starts_with_text(ref, "docker:")) {
+    ref.remove_prefix(7);  // shifter: docker:IMAGE:TAG
+  } else if (ref.front() == '/' || ref.front() == '.' || ref.front() == '~' ||
+             ref.find("://") != std::string_view::npos) {
+    return std::nullopt;  // a file on the cluster (squashfs, sif) or another scheme
+  }
+  for (std::string_view ext : {".sif", ".sqsh", ".simg", ".img", ".toml", ".squashfs"}) {
+    if (ref.size() > ext.size() && ref.substr(ref.size() - ext.size()) == ext) return std::nullopt;
+  }
+  if (const size_t at = ref.find('@'); at != std::string_view::npos && at < ref.find('#')) {
+    ref.remove_prefix(at + 1);  // pyxis USER@
+  }
+  ImageReference out;
+  if (const size_t hash = ref.find('#'); hash != std::string_view::npos) {
+    out.registry = std::string(ref.substr(0, hash));
+    ref.remove_prefix(hash + 1);
+  } else {
+    // docker: the first component is a registry when it has a dot or a port.
+    const size_t slash = ref.find('/');
+    const std::string_view first = slash == std::string_view::npos ? "" : ref.substr(0, slash);
+    if (!first.empty() && (first.find('.') != std::string_view::npos ||
+                           first.find(':') != std::string_view::npos || first == "localhost")) {
+      out.registry = std::string(first);
+      ref.remove_prefix(slash + 1);
+    } else {
+      out.registry = "docker.io";
+    }
+  }
+  const size_t colon = ref.rfind(':');
+  if (colon != std::string_view::npos && ref.find('/', colon) == std::string_view::npos) {
+    out.tag = std::string(ref.substr(colon + 1));
+    ref = ref.substr(0, colon);
+  } else {
+    out.tag = "latest";
+  }
+  out.image = std::string(ref);
+  if (out.image.empty() || out.tag.empty() || out.registry.empty()) return std::nullopt;
+  return out;
+}
+
+bool is_unity_catalog_image(std::string_view image) {
+  // ^[^.:\s]+\.[^.:\s]+\.[^.:\s]+:[^:\s]+$
+  auto part_ok = [](std::string_view p, bool tag) {
+    return !p.empty() && std::none_of(p.begin(), p.end(), [&](char c) {
+      return std::isspace(static_cast<unsigned char>(c)) || c == ':' || (!tag && c == '.');
+    });
+  };
+  const size_t colon = image.find(':');
+  if (colon == std::string_view::npos) return false;
+  const std::string_view name = image.substr(0, colon);
+  const size_t d1 = name.find('.');
+  const size_t d2 = d1 == std::string_view::npos ? d1 : name.find('.', d1 + 1);
+  if (d2 == std::string_view::npos) return false;
+  return part_ok(name.substr(0, d1), false) && part_ok(name.substr(d1 + 1, d2 - d1 - 1), false) &&
+         part_ok(name.substr(d2 + 1), false) && part_ok(image.substr(colon + 1), true);
+}
+
+WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, const slurm::Body& body,
+                             const WorkloadOptions& options, Diagnostics& diagnostics) {
   WorkloadMapping mapping;
   Workload& workload = mapping.workload;
   map_experiment_name(file, job, options, workload, diagnostics);
-  workload.compute = map_compute(job, options.accelerator_type, diagnostics);
+  const std::optional<std::string> accelerator_type =
+      options.accelerator_type ? options.accelerator_type
+                               : profile_accelerator_type(job, options.profile);
+  workload.compute = map_compute(job, accelerator_type, diagnostics);
   workload.environment.version = options.env_version;
   workload.environment.dependencies = options.dependencies;
   if (options.requirements) {
     workload.environment.dependencies.push_back("-r " + *options.requirements);
   }
+  if (options.code_root) workload.code_source_root = *options.code_root;
+  workload.code_source_flat = options.code_source_flat;
   map_timeout(job, workload, diagnostics);
-  map_retries(job, workload);
+  map_retries(job, options, workload);
+  ExportResult exports = map_export(file, job, options, diagnostics);
+  if (exports.handled) replace_generic_report(final_option(job, "export"), diagnostics);
+  const std::optional<ContainerUse> container = find_container(job, body);
+  SetupOptions setup{options.secret_scope, options.profile, container.has_value()};
   CommandMapping command =
-      map_command(file, body, job, workload.compute, workload.experiment_name, diagnostics);
+      map_command(file, body, job, workload.compute, workload.experiment_name, diagnostics, setup);
+  for (std::string& d : command.dependencies) {
+    if (std::find(workload.environment.dependencies.begin(),
+                  workload.environment.dependencies.end(),
+                  d) == workload.environment.dependencies.end()) {
+      workload.environment.dependencies.push_back(std::move(d));
+    }
+  }
+  if (container) {
+    for (const char* name :
+         {"container-image", "image", "environment", "container", "container-mounts"}) {
+      replace_generic_report(final_option(job, name), diagnostics);
+    }
+    map_container(*container, options, workload.environment, diagnostics);
+    report_mounts(*container, diagnostics);
+  }
   workload.command = std::move(command.command);
-  workload.env_variables = std::move(command.env_variables);
-  workload.secrets = std::move(command.secrets);
-  mapping.redactions = std::move(command.redactions);
+  std::vector<NamedValue> secrets = std::move(exports.secrets);
+  for (NamedValue& s : command.secrets) {
+    secrets.erase(std::remove_if(secrets.begin(), secrets.end(),
+                                 [&](const NamedValue& e) { return e.name == s.name; }),
+                  secrets.end());
+    secrets.push_back(std::move(s));
+  }
+  workload.env_variables =
+      merge_env(std::move(exports.env_variables), std::move(command.env_variables), secrets);
+  workload.secrets = std::move(secrets);
+  mapping.redactions = std::move(exports.redactions);
+  mapping.redactions.insert(mapping.redactions.end(), command.redactions.begin(),
+                            command.redactions.end());
   mapping.edits = std::move(command.edits);
   return mapping;
 }

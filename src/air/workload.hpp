@@ -31,12 +31,22 @@ struct Compute {
   uint64_t num_accelerators = 0;  // total over all nodes
   uint64_t nodes = 0;             // derived: num_accelerators / GPUs per node
   uint32_t gpus_per_node = 0;
-  std::vector<Span> from;         // directives the shape came from
+  std::vector<Span> from;  // directives the shape came from
+};
+
+/// The schema version the YAML targets (spec/air-runtime.md §0, §1.5, §1.6).
+enum class TargetSchema : uint8_t {
+  cli_1_19,  // nested code_source, environment.docker_image for custom images
+  cli_1_20,  // flat code_source (CLI >= 1.20.0), environment.unity_catalog_image
 };
 
 struct Environment {
   std::optional<std::string> version;
   std::vector<std::string> dependencies;
+  // A custom image replaces version and dependencies (they are exclusive).
+  std::optional<std::string> unity_catalog_image;  // <catalog>.<schema>.<image>:<tag>
+  std::optional<std::string> docker_image;         // legacy: environment.docker_image.url
+  Span image_from;                                 // the directive or wrapper naming it
 };
 
 struct NamedValue {
@@ -51,6 +61,7 @@ struct Workload {
   Environment environment;
   Compute compute;
   std::string code_source_root = ".";
+  bool code_source_flat = false;  // `code_source: {root_path: .}` (CLI >= 1.20.0)
   std::vector<NamedValue> env_variables;
   std::vector<NamedValue> secrets;  // value is "scope/key"
   std::string command;

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "cli/rehearse.hpp"
+#include "cli/profile.hpp"
 #include "diag/catalog.hpp"
 #include "emit/inspect.hpp"
 #include "emit/report.hpp"
@@ -49,6 +50,7 @@ struct ConvertArgs {
   std::string report_file;
   s2a::TranslateOptions translate;
   bool no_comments = false;
+  std::string profile;  // --profile FILE
 };
 
 void add_translate_options(CLI::App& app, ConvertArgs& args) {
@@ -65,12 +67,26 @@ void add_translate_options(CLI::App& app, ConvertArgs& args) {
                  "a requirements file under the code root, added as `-r FILE`");
   app.add_option("--experiment-name", args.translate.experiment_name,
                  "experiment_name (default: --job-name, else the file name)");
+  app.add_option("--profile", args.profile,
+                 "site profile (default: ./slurm2air.yaml, then $XDG_CONFIG_HOME/slurm2air/profile.yaml)");
+  app.add_option("--target-schema", args.translate.target_schema,
+                 "output schema: cli-1.19 (nested code_source, docker_image; default) or cli-1.20 "
+                 "(flat code_source, unity_catalog_image)")
+      ->check(CLI::IsMember({"cli-1.19", "cli-1.20"}));
+  app.add_option("--secret-scope", args.translate.secret_scope,
+                 "Databricks secret scope for credentials found in the script (default: slurm2air)");
 }
 
 Translation run_translate(const ConvertArgs& args) {
   std::string name = args.input == "-" ? "<stdin>" : args.input;
   s2a::TranslateOptions options = args.translate;
   options.provenance_comments = !args.no_comments;
+  options.profile = s2a::cli::load_profile_for(args.profile);
+  if (options.profile) {
+    spdlog::debug("site profile {}", options.profile->path);
+    options.suppress.insert(options.suppress.begin(), options.profile->suppress.begin(),
+                            options.profile->suppress.end());
+  }
   spdlog::debug("translating {}", name);
   return s2a::translate(std::move(name), s2a::io::read_script(args.input), options);
 }
@@ -145,6 +161,13 @@ int main(int argc, char** argv) {
   add_translate_options(*inspect_cmd, inspect_args);
   CLI::App* rehearse_cmd = s2a::cli::add_rehearse_command(app);
 
+  CLI::App* profile_cmd = app.add_subcommand("profile", "site profile commands");
+  profile_cmd->require_subcommand(1);
+  CLI::App* profile_init_cmd =
+      profile_cmd->add_subcommand("init", "write a commented starting profile (never overwrites)");
+  std::string profile_path = "slurm2air.yaml";
+  profile_init_cmd->add_option("path", profile_path, "where to write it (default: slurm2air.yaml)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -163,11 +186,15 @@ int main(int argc, char** argv) {
     }
     if (*inspect_cmd) return inspect(inspect_args);
     if (*rehearse_cmd) return s2a::cli::run_rehearse_command();
+    if (*profile_init_cmd) return s2a::cli::profile_init(profile_path);
     if (args.input.empty()) {
       std::cerr << app.help();
       return kExitUsage;
     }
     return convert(args);
+  } catch (const s2a::profile::ProfileError& error) {
+    std::cerr << "slurm2air: error: " << error.what() << "\n";
+    return kExitUsage;
   } catch (const s2a::io::FileError& error) {
     std::cerr << "slurm2air: error: " << error.what() << "\n";
     return kExitFailed;

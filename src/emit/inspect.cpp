@@ -8,15 +8,21 @@
 namespace s2a::emit {
 namespace {
 
+std::optional<std::string> value_of(const Translation& t,
+                                    const std::optional<slurm::Sourced<std::string>>& field) {
+  return field ? std::optional<std::string>(redact(t, field->value)) : std::nullopt;
+}
+
 template <class T>
 std::optional<T> value_of(const std::optional<slurm::Sourced<T>>& field) {
   return field ? std::optional<T>(field->value) : std::nullopt;
 }
 
-void write_job(JsonWriter& json, const slurm::Job& job) {
+void write_job(JsonWriter& json, const Translation& t) {
+  const slurm::Job& job = t.job;
   json.key("job").begin_object();
-  json.field("name", value_of(job.name));
-  json.field("partition", value_of(job.partition));
+  json.field("name", value_of(t, job.name));
+  json.field("partition", value_of(t, job.partition));
   json.key("nodes_min");
   job.nodes ? json.value(job.nodes->value.min) : json.null();
   json.key("nodes_max");
@@ -34,15 +40,15 @@ void write_job(JsonWriter& json, const slurm::Job& job) {
   json.key("time_limit_minutes");
   job.time && !job.time->value.unlimited ? json.value(job.time->value.minutes) : json.null();
   json.field("time_unlimited", job.time ? job.time->value.unlimited : false);
-  json.field("array", value_of(job.array));
-  json.field("dependency", value_of(job.dependency));
+  json.field("array", value_of(t, job.array));
+  json.field("dependency", value_of(t, job.dependency));
   json.field("mem_per_node_mib", value_of(job.mem_per_node_mib));
   json.field("mem_per_cpu_mib", value_of(job.mem_per_cpu_mib));
   json.field("mem_per_gpu_mib", value_of(job.mem_per_gpu_mib));
   json.field("exclusive", job.exclusive.has_value());
   json.field("requeue", value_of(job.requeue));
-  json.field("constraint", value_of(job.constraint));
-  json.field("account", value_of(job.account));
+  json.field("constraint", value_of(t, job.constraint));
+  json.field("account", value_of(t, job.account));
   json.field("qos", value_of(job.qos));
   json.field("reservation", value_of(job.reservation));
   json.key("mail_type");
@@ -53,7 +59,7 @@ void write_job(JsonWriter& json, const slurm::Job& job) {
   } else {
     json.null();
   }
-  json.field("mail_user", value_of(job.mail_user));
+  json.field("mail_user", value_of(t, job.mail_user));
   json.end_object();
 }
 
@@ -67,7 +73,8 @@ void write_directives(JsonWriter& json, const Translation& t) {
     json.field("col", at.col);
     json.field("option", option.name());
     json.field("spelling", option.spelling);
-    json.field("value", option.value);
+    json.field("value", option.value ? std::optional<std::string>(redact(t, *option.value))
+                                     : std::nullopt);
     json.field("component", option.component);
     json.field("overridden", option.overridden);
     json.field("status", status_name(outcome.status));
@@ -107,7 +114,7 @@ void write_diagnostics(JsonWriter& json, const Translation& t) {
     json.field("severity", severity_name(d.severity()));
     json.field("line", at.line);
     json.field("col", at.col);
-    json.field("message", d.message);
+    json.field("message", redact(t, d.message));
     json.end_object();
   }
   json.end_array();
@@ -123,7 +130,7 @@ std::string render_inspect_json(const Translation& t) {
   json.field("accepted_by_sbatch", !t.scan.fatal && !std::any_of(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) {
                return d.code == Code::invalid_option_value;
              }));
-  write_job(json, t.job);
+  write_job(json, t);
   write_directives(json, t);
   write_steps(json, t);
   write_diagnostics(json, t);

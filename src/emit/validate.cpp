@@ -3,6 +3,7 @@
 // required keys, value rules. Nothing is written that fails this check.
 #include "emit/validate.hpp"
 
+#include "air/map_workload.hpp"
 #include "emit/yaml.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -12,16 +13,15 @@
 
 namespace s2a::emit {
 using air::AcceleratorType;
-using air::Workload;
 using air::find_accelerator_type;
+using air::Workload;
 namespace {
 
 bool valid_name(const std::string& name) {
-  return !name.empty() && name.size() <= 100 &&
-         std::all_of(name.begin(), name.end(), [](char c) {
-           return (std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) ||
-                  c == '-' || c == '_';
-         });
+  return !name.empty() && name.size() <= 100 && std::all_of(name.begin(), name.end(), [](char c) {
+    return (std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) ||
+           c == '-' || c == '_';
+  });
 }
 
 void check_keys(const YAML::Node& map, const std::set<std::string>& allowed,
@@ -39,9 +39,11 @@ void check_compute(const YAML::Node& compute, std::vector<std::string>& errors) 
   }
   check_keys(compute, {"accelerator_type", "num_accelerators", "pool_id", "priority_class"},
              "compute.", errors);
-  const auto type = compute["accelerator_type"] ? compute["accelerator_type"].as<std::string>() : "";
+  const auto type =
+      compute["accelerator_type"] ? compute["accelerator_type"].as<std::string>() : "";
   const AcceleratorType* shape = find_accelerator_type(type);
-  if (shape == nullptr) errors.push_back("compute.accelerator_type: invalid GPU type \"" + type + "\"");
+  if (shape == nullptr)
+    errors.push_back("compute.accelerator_type: invalid GPU type \"" + type + "\"");
   const auto count = compute["num_accelerators"] ? compute["num_accelerators"].as<int64_t>() : 0;
   if (count <= 0) errors.push_back("compute.num_accelerators must be positive");
   if (shape && count % shape->gpus_per_node != 0) {
@@ -66,6 +68,60 @@ void check_string_map(const YAML::Node& map, const char* name, std::vector<std::
   }
 }
 
+/// The custom image field depends on the target schema: unity_catalog_image
+/// (CLI >= 1.20) or the legacy docker_image map; either excludes version and
+/// dependencies.
+void check_environment(const YAML::Node& env, const Workload& expected,
+                       std::vector<std::string>& errors) {
+  const bool legacy = expected.environment.docker_image.has_value();
+  check_keys(env, {"version", "dependencies", legacy ? "docker_image" : "unity_catalog_image"},
+             "environment.", errors);
+  if (env["dependencies"] && !env["dependencies"].IsSequence()) {
+    errors.push_back("environment.dependencies must be a list");
+  }
+  if ((env["unity_catalog_image"] || env["docker_image"]) &&
+      (env["version"] || env["dependencies"])) {
+    errors.push_back(
+        "when an image is specified under 'environment', these fields are not "
+        "allowed: dependencies, version");
+  }
+  if (const auto image = env["unity_catalog_image"]) {
+    if (!image.IsScalar() || !air::is_unity_catalog_image(image.Scalar())) {
+      errors.push_back(
+          "environment.unity_catalog_image must be in the format "
+          "'<catalog>.<schema>.<image>:<tag>'");
+    }
+  }
+  if (const auto image = env["docker_image"]) {
+    if (!image.IsMap() || !image["url"] || image["url"].as<std::string>("").empty()) {
+      errors.push_back("environment.docker_image.url is required");
+    } else {
+      check_keys(image, {"url", "tag_policy", "credentials_scope", "credentials_key"},
+                 "environment.docker_image.", errors);
+    }
+  }
+}
+
+void check_code_source(const YAML::Node& source, const Workload& expected,
+                       std::vector<std::string>& errors) {
+  if (!source.IsMap()) {
+    errors.push_back("code_source must be a map");
+    return;
+  }
+  if (expected.code_source_flat) {
+    check_keys(source, {"root_path", "include_paths", "git", "remote_volume"}, "code_source.",
+               errors);
+    if (source["root_path"].as<std::string>("").empty()) {
+      errors.push_back("code_source.root_path is required");
+    }
+    return;
+  }
+  if (source["type"].as<std::string>("") != "snapshot" || !source["snapshot"] ||
+      source["snapshot"]["root_path"].as<std::string>("").empty()) {
+    errors.push_back("code_source: expected type snapshot with snapshot.root_path");
+  }
+}
+
 std::vector<std::string> check(const YAML::Node& root, const Workload& expected) {
   std::vector<std::string> errors;
   if (!root.IsMap()) return {"the document is not a map"};
@@ -80,16 +136,14 @@ std::vector<std::string> check(const YAML::Node& root, const Workload& expected)
   }
   check_compute(root["compute"], errors);
   const auto command = root["command"].as<std::string>("");
-  if (command.find_first_not_of(" \t\n") == std::string::npos) errors.push_back("command is required");
+  if (command.find_first_not_of(" \t\n") == std::string::npos)
+    errors.push_back("command is required");
   if (std::count(command.begin(), command.end(), '\n') > 1000) {
     errors.push_back("command is too long (more than 1000 lines)");
   }
   if (command != expected.command) errors.push_back("command does not read back as written");
   if (const auto env = root["environment"]) {
-    check_keys(env, {"version", "dependencies", "unity_catalog_image"}, "environment.", errors);
-    if (env["dependencies"] && !env["dependencies"].IsSequence()) {
-      errors.push_back("environment.dependencies must be a list");
-    }
+    check_environment(env, expected, errors);
   }
   check_string_map(root["env_variables"], "env_variables", errors);
   check_string_map(root["secrets"], "secrets", errors);
@@ -102,16 +156,12 @@ std::vector<std::string> check(const YAML::Node& root, const Workload& expected)
         errors.push_back("secrets." + entry.first.as<std::string>() + ": expected scope/key");
       }
       if (root["env_variables"] && root["env_variables"][entry.first.as<std::string>()]) {
-        errors.push_back(entry.first.as<std::string>() + " is set in both env_variables and secrets");
+        errors.push_back(entry.first.as<std::string>() +
+                         " is set in both env_variables and secrets");
       }
     }
   }
-  if (const auto source = root["code_source"]) {
-    if (source["type"].as<std::string>("") != "snapshot" || !source["snapshot"] ||
-        source["snapshot"]["root_path"].as<std::string>("").empty()) {
-      errors.push_back("code_source: expected type snapshot with snapshot.root_path");
-    }
-  }
+  if (const auto source = root["code_source"]) check_code_source(source, expected, errors);
   if (root["max_retries"] && root["max_retries"].as<int64_t>(-1) < 0) {
     errors.push_back("max_retries must be >= 0");
   }

@@ -14,15 +14,16 @@ bool yaml_plain_is_typed(const std::string& value) {
   std::string lower(value);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~",
-                           ".inf", "-.inf", "+.inf", ".nan"}) {
+  for (const char* word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf",
+                           "-.inf", "+.inf", ".nan"}) {
     if (lower == word) return true;
   }
   // Numbers in any YAML 1.1 or 1.2 spelling: 12, -1.5, 1e3, 0x1F, 0o17, 1_000, 1:30.
   const size_t start = (lower[0] == '-' || lower[0] == '+') ? 1 : 0;
   const std::string_view body = std::string_view(lower).substr(start);
   const bool has_digit = body.find_first_of("0123456789") != std::string_view::npos;
-  return has_digit && body.find_first_not_of("0123456789._:eox+-abcdef") == std::string_view::npos &&
+  return has_digit &&
+         body.find_first_not_of("0123456789._:eox+-abcdef") == std::string_view::npos &&
          (std::isdigit(static_cast<unsigned char>(body[0])) || body[0] == '.');
 }
 
@@ -46,9 +47,16 @@ bool fits_literal_block(const std::string& text) {
   });
 }
 
-std::string where(const SourceFile& file, Span span) {
+std::string where(const SourceFile& file, Span span, const std::vector<Span>* redactions) {
   const LineCol at = file.line_col(span.begin);
   std::string text(file.slice(span));
+  if (redactions != nullptr) {
+    for (Span secret : *redactions) {
+      const uint32_t begin = std::max(secret.begin, span.begin);
+      const uint32_t end = std::min(secret.end, span.end);
+      for (uint32_t i = begin; i < end; ++i) text[i - span.begin] = '*';
+    }
+  }
   std::replace(text.begin(), text.end(), '\n', ' ');
   if (text.size() > 60) text = text.substr(0, 57) + "...";
   return "line " + std::to_string(at.line) + ": " + text;
@@ -66,12 +74,7 @@ class WorkloadEmitter {
     comment_from(w_.experiment_name_from);
     emit_environment();
     emit_compute();
-    out_ << YAML::Key << "code_source" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "type" << YAML::Value << "snapshot";
-    out_ << YAML::Key << "snapshot" << YAML::Value << YAML::BeginMap;
-    out_ << YAML::Key << "root_path" << YAML::Value;
-    emit_string(out_, w_.code_source_root);
-    out_ << YAML::EndMap << YAML::EndMap;
+    emit_code_source();
     emit_named("env_variables", w_.env_variables);
     emit_named("secrets", w_.secrets);
     emit_command(literal_command);
@@ -91,14 +94,43 @@ class WorkloadEmitter {
   }
 
   void comment_from(Span span) {
-    if (!span.empty()) comment(where(file_, span));
+    if (!span.empty()) comment(where(file_, span, options_.redactions));
+  }
+
+  /// Nested `type: snapshot` works with every CLI; flat needs CLI >= 1.20.0.
+  void emit_code_source() {
+    out_ << YAML::Key << "code_source" << YAML::Value << YAML::BeginMap;
+    if (!w_.code_source_flat) {
+      out_ << YAML::Key << "type" << YAML::Value << "snapshot";
+      out_ << YAML::Key << "snapshot" << YAML::Value << YAML::BeginMap;
+    }
+    out_ << YAML::Key << "root_path" << YAML::Value;
+    emit_string(out_, w_.code_source_root);
+    if (!w_.code_source_flat) out_ << YAML::EndMap;
+    out_ << YAML::EndMap;
   }
 
   void emit_environment() {
     const air::Environment& env = w_.environment;
+    // A custom image excludes version and dependencies (spec/air-runtime.md §1.5).
+    if (env.unity_catalog_image || env.docker_image) {
+      out_ << YAML::Key << "environment" << YAML::Value << YAML::BeginMap;
+      if (env.unity_catalog_image) {
+        out_ << YAML::Key << "unity_catalog_image" << YAML::Value << *env.unity_catalog_image;
+        comment_from(env.image_from);
+      } else {
+        out_ << YAML::Key << "docker_image" << YAML::Value << YAML::BeginMap;
+        out_ << YAML::Key << "url" << YAML::Value << *env.docker_image;
+        comment_from(env.image_from);
+        out_ << YAML::EndMap;
+      }
+      out_ << YAML::EndMap;
+      return;
+    }
     if (!env.version && env.dependencies.empty()) return;
     out_ << YAML::Key << "environment" << YAML::Value << YAML::BeginMap;
-    if (env.version) out_ << YAML::Key << "version" << YAML::Value << YAML::SingleQuoted << *env.version;
+    if (env.version)
+      out_ << YAML::Key << "version" << YAML::Value << YAML::SingleQuoted << *env.version;
     if (!env.dependencies.empty()) {
       out_ << YAML::Key << "dependencies" << YAML::Value << YAML::BeginSeq;
       for (const std::string& dependency : env.dependencies) emit_string(out_, dependency);
@@ -114,7 +146,7 @@ class WorkloadEmitter {
     std::string shape = std::to_string(c.num_accelerators) +
                         (c.num_accelerators == 1 ? " GPU across " : " GPUs across ") +
                         std::to_string(c.nodes) + (c.nodes == 1 ? " node" : " nodes");
-    for (Span span : c.from) shape += "; " + where(file_, span);
+    for (Span span : c.from) shape += "; " + where(file_, span, options_.redactions);
     comment(shape);
     out_ << YAML::Key << "accelerator_type" << YAML::Value << c.accelerator_type;
     comment(std::to_string(c.gpus_per_node) + " GPU" + (c.gpus_per_node == 1 ? "" : "s") +

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "air/workload.hpp"
 #include "source/source_file.hpp"
@@ -10,13 +11,14 @@ namespace s2a::emit {
 
 struct YamlOptions {
   bool provenance_comments = true;
+  const std::vector<Span>* redactions = nullptr;  // secret bytes: masked in provenance comments
 };
 
 /// Strings a YAML 1.1/1.2 reader would take for a number, a boolean or null
 /// when written plain; they must be quoted to stay strings.
 [[nodiscard]] bool yaml_plain_is_typed(const std::string& value);
 
-[[nodiscard]] std::string emit_workload_yaml(const air::Workload& workload,
-                                             const SourceFile& file, const YamlOptions& options);
+[[nodiscard]] std::string emit_workload_yaml(const air::Workload& workload, const SourceFile& file,
+                                             const YamlOptions& options);
 
 }  // namespace s2a::emit

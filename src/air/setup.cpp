@@ -1,0 +1,665 @@
+// Setup commands, exports and credentials: see setup.hpp. The rules here
+// decide what leaves the command; the command mapper applies the edits.
+#include "air/setup.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "air/variables.hpp"
+
+namespace s2a::air {
+namespace {
+
+using slurm::Site;
+
+bool contains(std::initializer_list<std::string_view> list, std::string_view value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+std::string upper(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool is_variable_name(std::string_view name) {
+  return !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+         });
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view separator = ", ") {
+  std::string out;
+  for (const std::string& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
+}
+
+/// `$NAME`, `${NAME}`, `"$NAME"`: a copy of another variable, not a secret.
+bool is_reference_text(std::string_view value) {
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+    value = value.substr(1, value.size() - 2);
+  }
+  if (value.empty() || value.front() != '$') return false;
+  value.remove_prefix(1);
+  if (value.size() >= 2 && value.front() == '{' && value.back() == '}') {
+    value = value.substr(1, value.size() - 2);
+  }
+  return is_variable_name(value);
+}
+
+/// The module name without its version: `cuda/12.1` -> `cuda`.
+std::string module_base(std::string_view module) {
+  return lower(module.substr(0, module.find('/')));
+}
+
+bool provided_by_runtime(std::string_view base) {
+  return contains({"cuda", "cudnn", "nccl", "cuda-toolkit", "cudatoolkit", "python", "python3",
+                   "anaconda", "anaconda3", "miniconda", "miniconda3", "miniforge", "mamba",
+                   "pytorch", "torch", "aws-ofi-nccl", "nccl-plugin", "gpu", "cray-python"},
+                  base);
+}
+
+bool is_toolchain(std::string_view base) {
+  return contains(
+      {"gcc",        "gnu",           "intel",     "intel-oneapi", "llvm",     "clang",
+       "cmake",      "nvhpc",         "pgi",       "openmpi",      "mpich",    "mvapich2",
+       "intel-mpi",  "impi",          "hpcx",      "ucx",          "git",      "binutils",
+       "ninja",      "singularity",   "apptainer", "stdenv",       "2023",     "2024",
+       "prgenv-gnu", "prgenv-nvidia", "craype",    "cray-mpich",   "libfabric"},
+      base);
+}
+
+/// A requirements file the runtime can read: relative, under the code root.
+bool under_code_root(std::string_view path) {
+  if (path.empty() || path.front() == '/' || path.front() == '~' ||
+      path.find('$') != std::string_view::npos) {
+    return false;
+  }
+  return path != ".." && !starts_with(path, "../") && path.find("/../") == std::string_view::npos;
+}
+
+}  // namespace
+
+std::vector<Assignment> assignments_of(const ast::Command& command, const Site& site,
+                                       std::string_view view_text) {
+  std::vector<Assignment> out;
+  if (command.words.empty()) {
+    for (const auto& a : command.assignments) {
+      out.push_back(
+          {a.name, a.is_array ? std::nullopt : slurm::literal_value(a.value), a.value.span, false});
+    }
+    return out;
+  }
+  if (site.program != "export" || !command.assignments.empty()) return out;
+  for (size_t i = 1; i < command.words.size(); ++i) {
+    const ast::Word& word = command.words[i];
+    const std::string_view written = view_text.substr(word.span.begin, word.span.size());
+    const size_t eq = written.find('=');
+    if (eq == std::string_view::npos || written.front() == '-') return {};
+    const std::string name(written.substr(0, eq));
+    if (!is_variable_name(name)) return {};
+    const Span value_span{static_cast<uint32_t>(word.span.begin + eq + 1), word.span.end};
+    auto literal = slurm::literal_value(word);
+    if (literal) literal = literal->substr(literal->find('=') + 1);
+    out.push_back({name, literal, value_span, true});
+  }
+  return out;
+}
+
+bool is_setup_command(const ast::Command& command, const std::string& program,
+                      std::string_view view_text) {
+  if (contains({"module", "ml", "spack", "conda", "mamba", "micromamba"}, program)) return true;
+  if ((program == "source" || program == ".") && command.words.size() >= 2) {
+    const ast::Word& target = command.words[1];
+    const std::string_view written = view_text.substr(target.span.begin, target.span.size());
+    std::string_view path = written;
+    while (!path.empty() && (path.back() == '"' || path.back() == '\'')) path.remove_suffix(1);
+    return path == "activate" || path == "deactivate" || ends_with(path, "/activate") ||
+           ends_with(path, "/deactivate") || ends_with(path, "spack/setup-env.sh") ||
+           ends_with(path, "conda.sh") || ends_with(path, "/lmod/init/bash");
+  }
+  if (program == "eval" && command.words.size() >= 2) {
+    const ast::Word& arg = command.words[1];
+    const std::string_view written = view_text.substr(arg.span.begin, arg.span.size());
+    return written.find("conda shell") != std::string_view::npos ||
+           written.find("mamba shell") != std::string_view::npos ||
+           written.find("micromamba shell") != std::string_view::npos;
+  }
+  return false;
+}
+
+bool looks_like_token(std::string_view value) {
+  auto tail_is_token = [&](size_t from, size_t min) {
+    if (value.size() < from + min) return false;
+    return std::all_of(value.begin() + static_cast<std::ptrdiff_t>(from), value.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    });
+  };
+  for (std::string_view prefix : {"hf_", "sk-", "ghp_", "gho_", "github_pat_", "glpat-", "xoxb-",
+                                  "xoxp-", "dapi", "wandb_v1_"}) {
+    if (starts_with(value, prefix) && tail_is_token(prefix.size(), 16)) return true;
+  }
+  return starts_with(value, "AKIA") && value.size() == 20 && tail_is_token(4, 16);
+}
+
+// --- setup commands ------------------------------------------------------------
+
+bool SetupMapper::top_level(const Site& site) const {
+  const slurm::Context& c = site.context;
+  return !c.in_function && !c.in_loop && !c.in_branch && !c.background && !c.in_substitution &&
+         site.statement != nullptr && site.view == 0;
+}
+
+bool SetupMapper::map_setup_command(const Site& site) {
+  const ast::Command& command = *site.command;
+  const std::string_view text = body_.views[site.view].text;
+  const bool python_pip = (starts_with(site.program, "python")) && command.words.size() >= 4 &&
+                          slurm::literal_value(command.words[1]) == "-m" &&
+                          slurm::literal_value(command.words[2]) == "pip";
+  if (site.program == "pip" || site.program == "pip3" || python_pip) return map_pip_install(site);
+  if (!is_setup_command(command, site.program, text)) return false;
+  const std::string first(editor_.source(site.view, command.words.front().span));
+  if (site.program == "module" || site.program == "ml" || site.program == "spack") {
+    report_module(site);
+    editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
+    return true;
+  }
+  if (site.program == "conda" || site.program == "mamba" || site.program == "micromamba") {
+    const bool activate =
+        command.words.size() >= 3 && slurm::literal_value(command.words[1]) == "activate";
+    const std::string env = activate ? slurm::literal_value(command.words[2]).value_or("") : "";
+    const auto* profile = options_.profile;
+    if (activate && profile != nullptr && profile->conda_envs.count(env) != 0) {
+      const std::string& file = profile->conda_envs.find(env)->second;
+      result_.dependencies.push_back("-r " + file);
+      editor_.report(Code::setup_command_removed, site.view, command.span,
+                     "conda environment " + env + " is replaced by environment.dependencies `-r " +
+                         file + "` (from the site profile)",
+                     "check that " + file + " lists every package the environment had");
+    } else {
+      editor_.report(
+          Code::setup_command_removed, site.view, command.span,
+          activate ? "conda environment " + (env.empty() ? std::string("(computed)") : env) +
+                         " does not exist on AI Runtime nodes; its packages are not known"
+                   : "`" + first + "` does not exist on AI Runtime nodes and is removed",
+          "export the environment's packages (`pip freeze > requirements.txt` inside it) and pass "
+          "--requirements requirements.txt, or map it under conda_envs in the site profile");
+    }
+    editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
+    return true;
+  }
+  if (site.program == "eval") {
+    editor_.remove_statement(site, "conda's shell hook is not needed on AI Runtime", {});
+    editor_.report(Code::setup_command_removed, site.view, command.span,
+                   "the conda shell hook is removed: AI Runtime nodes have no conda",
+                   "list the environment's packages in environment.dependencies");
+    return true;
+  }
+  const std::string target(editor_.source(site.view, command.words[1].span));
+  const bool spack = target.find("spack") != std::string::npos;
+  const bool lmod = target.find("lmod") != std::string::npos;
+  editor_.report(Code::setup_command_removed, site.view, command.span,
+                 spack || lmod
+                     ? "`" + first + " " + target + "` sets up " + (spack ? "spack" : "Lmod") +
+                           ", which AI Runtime nodes do not have"
+                     : "the virtual environment activated by `" + first + " " + target +
+                           "` does not exist on AI Runtime nodes",
+                 "run `pip freeze > requirements.txt` in the environment, keep the packages the "
+                 "job needs and pass --requirements requirements.txt");
+  editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
+  return true;
+}
+
+void SetupMapper::report_module(const Site& site) {
+  const auto& words = site.command->words;
+  const std::string program = site.program;
+  size_t first = 1;
+  std::string sub;
+  if (program != "ml" && words.size() >= 2) {
+    sub = slurm::literal_value(words[1]).value_or("");
+    first = 2;
+  } else if (program == "ml" && words.size() >= 2) {
+    const auto w = slurm::literal_value(words[1]).value_or("");
+    if (contains({"purge", "use", "unuse", "list", "av", "avail", "save", "restore", "spider",
+                  "swap", "switch", "load", "unload", "rm"},
+                 w)) {
+      sub = w;
+      first = 2;
+    }
+  }
+  const std::string shown = program + (sub.empty() ? "" : " " + sub);
+  std::vector<std::string> provided, mapped, toolchain, unknown, computed;
+  const bool loads = sub.empty() || contains({"load", "add", "swap", "switch"}, sub) ||
+                     (program == "spack" && sub == "load") || (program == "spack" && sub == "env");
+  if (loads) {
+    for (size_t i = first; i < words.size(); ++i) {
+      const auto name = slurm::literal_value(words[i]);
+      if (!name) {
+        computed.push_back(std::string(editor_.source(site.view, words[i].span)));
+        continue;
+      }
+      if (name->empty() || name->front() == '-' || name->front() == '+') continue;
+      if (program == "spack" && sub == "env") {  // `spack env activate NAME`
+        if (*name != "activate" && *name != "deactivate")
+          unknown.push_back("spack environment " + *name);
+        continue;
+      }
+      const profile::ModuleMapping* m =
+          options_.profile ? profile::find_module(*options_.profile, *name) : nullptr;
+      const std::string base = module_base(name->substr(0, name->find('@')));
+      if (m != nullptr && m->provided) {
+        provided.push_back(*name);
+      } else if (m != nullptr) {
+        mapped.push_back(*name);
+        for (const std::string& d : m->dependencies) result_.dependencies.push_back(d);
+      } else if (provided_by_runtime(base)) {
+        provided.push_back(*name);
+      } else if (is_toolchain(base)) {
+        toolchain.push_back(*name);
+      } else {
+        unknown.push_back(*name);
+      }
+    }
+  }
+  std::vector<std::string> parts;
+  if (!provided.empty()) {
+    parts.push_back(join(provided) + (provided.size() == 1 ? " comes" : " come") +
+                    " with the AI Runtime environment");
+  }
+  if (!mapped.empty()) parts.push_back(join(mapped) + " become environment.dependencies (profile)");
+  if (!toolchain.empty()) {
+    parts.push_back(join(toolchain) + (toolchain.size() == 1 ? " is" : " are") +
+                    " not a Python dependency and has no counterpart");
+  }
+  if (!unknown.empty()) parts.push_back(join(unknown) + " has no known mapping");
+  if (!computed.empty()) parts.push_back(join(computed) + " is computed and not mapped");
+  std::string message = "`" + shown + "` does not exist on AI Runtime nodes and is removed";
+  if (!parts.empty()) message += ": " + join(parts, "; ");
+  std::string hint;
+  if (!unknown.empty() || !computed.empty()) {
+    hint =
+        "map each module under modules: in the site profile (\"provided\" or pip packages), or "
+        "add its Python packages with --dependency";
+  } else if (!provided.empty()) {
+    hint = "check that environment.version ships the versions the job was built with (" +
+           join(provided) + ")";
+  } else if (!toolchain.empty()) {
+    hint = "if the job compiles code at run time, build it into a custom image instead";
+  } else {
+    hint = "nothing to do: AI Runtime has no module system";
+  }
+  editor_.report(Code::setup_command_removed, site.view, site.command->span, message, hint);
+}
+
+bool SetupMapper::map_pip_install(const Site& site) {
+  const auto& words = site.command->words;
+  size_t i = site.program == "pip" || site.program == "pip3" ? 1 : 3;
+  if (i >= words.size() || slurm::literal_value(words[i]) != "install") return false;
+  std::vector<std::string> packages;
+  std::string keep_reason;
+  for (++i; i < words.size() && keep_reason.empty(); ++i) {
+    const auto arg = slurm::literal_value(words[i]);
+    if (!arg) {
+      keep_reason = "`" + std::string(editor_.source(site.view, words[i].span)) + "` is computed";
+      break;
+    }
+    if (*arg == "-r" || *arg == "--requirement" || starts_with(*arg, "--requirement=") ||
+        (starts_with(*arg, "-r") && arg->size() > 2)) {
+      std::optional<std::string> file;
+      if (starts_with(*arg, "--requirement=")) {
+        file = arg->substr(14);
+      } else if (arg->size() > 2 && *arg != "--requirement") {
+        file = arg->substr(2);
+      } else if (i + 1 < words.size()) {
+        file = slurm::literal_value(words[++i]);
+      }
+      if (!file || !under_code_root(*file)) {
+        keep_reason = "the requirements file is not a relative path under the code root";
+      } else {
+        packages.push_back("-r " + *file);
+      }
+    } else if (contains({"-q", "--quiet", "-U", "--upgrade", "--no-cache-dir", "--user", "-qq",
+                         "--no-warn-script-location", "--progress-bar=off",
+                         "--disable-pip-version-check"},
+                        *arg)) {
+      continue;
+    } else if (!arg->empty() && arg->front() == '-') {
+      keep_reason = "`" + *arg + "` has no counterpart in environment.dependencies";
+    } else if (*arg == "." || arg->front() == '/' || arg->find('/') != std::string::npos) {
+      keep_reason = "installing a local path needs the uploaded code";
+    } else if (*arg != "pip" && *arg != "setuptools" && *arg != "wheel") {
+      packages.push_back(*arg);
+    }
+  }
+  const std::string written(editor_.source(site.view, site.command->span));
+  if (keep_reason.empty() && options_.custom_image) {
+    keep_reason = "a custom image replaces environment.dependencies";
+  }
+  if (keep_reason.empty() && !top_level(site)) {
+    keep_reason = "it runs conditionally, in a loop, a function or a nested script";
+  }
+  if (!keep_reason.empty()) {
+    editor_.report(
+        Code::pip_install_kept, site.view, site.command->span,
+        "`pip install` stays in the command and runs on every node at every start: " + keep_reason,
+        "list fixed packages under environment.dependencies (--dependency, "
+        "--requirements) so the environment is built once");
+    return true;
+  }
+  for (std::string& p : packages) result_.dependencies.push_back(std::move(p));
+  editor_.remove_statement(site, "the packages move to environment.dependencies", {});
+  editor_.report(Code::pip_install_moved, site.view, site.command->span,
+                 packages.empty()
+                     ? std::string("`pip install` of pip's own tooling is removed: the environment "
+                                   "brings its own")
+                     : "`pip install` moves to environment.dependencies",
+                 "check the package versions: the environment installs them when it is built");
+  return true;
+}
+
+// --- variables and secrets -------------------------------------------------------
+
+std::string SetupMapper::secret_reference(const std::string& name) const {
+  return options_.secret_scope + "/" + lower(name);
+}
+
+std::string SetupMapper::add_secret(const Site& site, std::string name, Span value_in_view) {
+  const std::string value(editor_.source(site.view, value_in_view));
+  // The same name for a different value gets a suffix, so neither is lost.
+  std::string unique = name;
+  for (int n = 2;; ++n) {
+    auto it = std::find_if(result_.secrets.begin(), result_.secrets.end(),
+                           [&](const NamedValue& s) { return s.name == unique; });
+    if (it == result_.secrets.end()) break;
+    const bool same =
+        std::any_of(result_.redactions.begin(), result_.redactions.end(),
+                    [&](Span r) { return r == editor_.file_span(site.view, value_in_view); });
+    if (same || n > 50) return unique;
+    unique = name + "_" + std::to_string(n);
+  }
+  const Span from = editor_.file_span(site.view, site.command->span);
+  result_.secrets.push_back({unique, secret_reference(unique), from});
+  result_.redactions.push_back(editor_.file_span(site.view, value_in_view));
+  (void)value;
+  editor_.report(Code::secret_in_script, site.view, site.command->span,
+                 "the value of " + unique +
+                     " is a credential written in the script; it is left "
+                     "out and replaced by a secret reference",
+                 "store it with `databricks secrets put-secret " + options_.secret_scope + " " +
+                     lower(unique) + "` (or change secrets." + unique +
+                     " to your scope/key) and rotate the exposed value");
+  return unique;
+}
+
+void SetupMapper::add_env_or_secret(const Site& site, const Assignment& a) {
+  const Span from = editor_.file_span(site.view, site.command->span);
+  result_.env_variables.push_back({a.name, *a.literal, from});
+}
+
+void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assignment>& assignments,
+                                      bool after_first_launch) {
+  const ast::Command& command = *site.command;
+  // Which assignments hold a credential: a secret name with a value that is
+  // more than a copy of another variable, or a value shaped like a token.
+  std::vector<bool> secret(assignments.size(), false);
+  for (size_t i = 0; i < assignments.size(); ++i) {
+    const Assignment& a = assignments[i];
+    if (a.value_span.empty()) continue;
+    const bool reference = is_reference_text(editor_.source(site.view, a.value_span));
+    secret[i] =
+        (is_secret_name(a.name) && !reference) || (a.literal && looks_like_token(*a.literal));
+  }
+  const bool any_secret = std::find(secret.begin(), secret.end(), true) != secret.end();
+  const bool exported = assignments.front().exported;
+  const bool movable = exported && top_level(site) && !after_first_launch;
+  bool others_literal = true;
+  for (size_t i = 0; i < assignments.size(); ++i) {
+    if (!secret[i] && !assignments[i].literal) others_literal = false;
+  }
+  if (any_secret) {
+    const bool remove = others_literal && (movable || std::all_of(secret.begin(), secret.end(),
+                                                                  [](bool s) { return s; }));
+    const Span statement = site.statement ? site.statement->span : command.span;
+    std::string shown(editor_.source(site.view, statement));
+    for (size_t i = assignments.size(); i-- > 0;) {
+      const Assignment& a = assignments[i];
+      if (!secret[i]) continue;
+      const std::string name = add_secret(site, a.name, a.value_span);
+      if (!remove) {
+        editor_.replace(site.view, a.value_span, "\"$" + name + "\"",
+                        "the credential comes from secrets." + name);
+      }
+      if (statement.begin <= a.value_span.begin && a.value_span.end <= statement.end) {
+        shown.replace(a.value_span.begin - statement.begin, a.value_span.size(),
+                      "<secrets." + name + ">");
+      }
+    }
+    if (!remove) return;
+    for (size_t i = 0; i < assignments.size(); ++i) {
+      if (!secret[i]) add_env_or_secret(site, assignments[i]);
+    }
+    editor_.remove_statement(site, "credentials move to Databricks secrets", shown);
+    return;
+  }
+  if (!exported || !movable || !others_literal) return;
+  for (const Assignment& a : assignments) add_env_or_secret(site, a);
+  editor_.remove_statement(site, "literal exports move to env_variables", {});
+}
+
+void SetupMapper::replace_word_with_secret(const Site& site, const ast::Word& word,
+                                           const std::string& literal, size_t begin, size_t end,
+                                           const std::string& name) {
+  auto quote = [](std::string_view text) {
+    std::string out;
+    for (char c : text) {
+      if (c == '"' || c == '\\' || c == '$' || c == '`') out.push_back('\\');
+      out.push_back(c);
+    }
+    return out;
+  };
+  const std::string_view written = editor_.source(site.view, word.span);
+  const std::string value = literal.substr(begin, end - begin);
+  const size_t at = written.find(value);
+  const Span value_span = at == std::string_view::npos
+                              ? word.span
+                              : Span{static_cast<uint32_t>(word.span.begin + at),
+                                     static_cast<uint32_t>(word.span.begin + at + value.size())};
+  const std::string unique = add_secret(site, name, value_span);
+  // Rebuilt double-quoted, so the reference expands whatever quoting the word had.
+  editor_.replace(site.view, word.span,
+                  "\"" + quote(std::string_view(literal).substr(0, begin)) + "${" + unique + "}" +
+                      quote(std::string_view(literal).substr(end)) + "\"",
+                  "the credential comes from secrets." + unique);
+}
+
+void SetupMapper::hide_inline_secrets(const Site& site) {
+  const auto& words = site.command->words;
+  if (words.empty()) return;
+  // `DB_PASSWORD=x cmd`: the prefix applies to one command, so it stays,
+  // reading the secret instead.
+  for (const ast::Assignment& a : site.command->assignments) {
+    if (a.is_array || a.value.span.empty()) continue;
+    const auto literal = slurm::literal_value(a.value);
+    const bool secret =
+        (is_secret_name(a.name) && !is_reference_text(editor_.source(site.view, a.value.span))) ||
+        (literal && looks_like_token(*literal));
+    if (!secret) continue;
+    const std::string name = add_secret(site, a.name, a.value.span);
+    editor_.replace(site.view, a.value.span, "\"$" + name + "\"",
+                    "the credential comes from secrets." + name);
+  }
+  const std::string program = site.program;
+  const bool hf_cli = program == "huggingface-cli" || program == "hf";
+  // `wandb login [--relogin] KEY`
+  if (program == "wandb" && words.size() >= 3 && slurm::literal_value(words[1]) == "login") {
+    for (size_t i = 2; i < words.size(); ++i) {
+      const auto arg = slurm::literal_value(words[i]);
+      if (!arg) break;
+      if (*arg == "--host" || *arg == "--cloud") {
+        ++i;
+        continue;
+      }
+      if (!arg->empty() && arg->front() == '-') continue;
+      replace_word_with_secret(site, words[i], *arg, 0, arg->size(), "WANDB_API_KEY");
+      return;
+    }
+  }
+  // `echo KEY | docker login --password-stdin`: the producer of a login pipe.
+  if ((program == "echo" || program == "printf") && words.size() >= 2) {
+    const std::string_view text = body_.views[site.view].text;
+    size_t after = site.command->span.end;
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+    const size_t line_end = std::min(text.find('\n', after), text.size());
+    const std::string_view rest = text.substr(after, line_end - after);
+    if (!rest.empty() && rest.front() == '|' && rest.find("login") != std::string_view::npos &&
+        rest.find("--password-stdin") != std::string_view::npos) {
+      const ast::Word& last = words.back();
+      if (auto arg = slurm::literal_value(last); arg && !arg->empty() && arg->front() != '-') {
+        replace_word_with_secret(site, last, *arg, 0, arg->size(), "REGISTRY_PASSWORD");
+        return;
+      }
+    }
+  }
+  for (size_t i = 1; i < words.size(); ++i) {
+    const auto arg = slurm::literal_value(words[i]);
+    if (!arg) continue;
+    // `--token X`, `--hf_token=X`, `--api-key X`, `--password X`, `docker login -p X`
+    if (arg->size() > 1 && arg->front() == '-') {
+      const size_t eq = arg->find('=');
+      std::string flag = upper(arg->substr(
+          arg->find_first_not_of('-'),
+          eq == std::string::npos ? std::string::npos : eq - arg->find_first_not_of('-')));
+      std::replace(flag.begin(), flag.end(), '-', '_');
+      const bool docker_p = flag == "P" && (program == "docker" || program == "podman") &&
+                            slurm::literal_value(words[1]) == "login";
+      if (!docker_p && !is_variable_name(flag)) continue;
+      // --password-stdin, --token-file: switches and paths, not the secret itself.
+      if (ends_with(flag, "_STDIN") || ends_with(flag, "_FILE") || ends_with(flag, "_PATH"))
+        continue;
+      if (!docker_p && !is_secret_name(flag) && !is_secret_name("X_" + flag)) continue;
+      std::string name =
+          hf_cli && flag == "TOKEN" ? "HF_TOKEN"
+          : docker_p || flag == "PASSWORD"
+              ? (program == "docker" || program == "podman" ? "REGISTRY_PASSWORD" : "PASSWORD")
+              : flag;
+      if (name == "TOKEN" || name == "API_KEY")
+        name = upper(program.empty() ? "cli" : program) + "_" + name;
+      std::replace(name.begin(), name.end(), '-', '_');
+      if (!is_variable_name(name)) name = "CLI_TOKEN";
+      if (eq != std::string::npos) {
+        if (eq + 1 < arg->size() && (*arg)[eq + 1] != '$') {
+          replace_word_with_secret(site, words[i], *arg, eq + 1, arg->size(), name);
+        }
+      } else if (i + 1 < words.size()) {
+        const auto value = slurm::literal_value(words[i + 1]);
+        if (value && !value->empty() && value->front() != '-') {
+          replace_word_with_secret(site, words[i + 1], *value, 0, value->size(), name);
+        }
+        ++i;
+      }
+      continue;
+    }
+    // https://user:PASSWORD@host/..., ...?token=VALUE&...
+    const size_t scheme = arg->find("://");
+    if (scheme != std::string::npos) {
+      const size_t host_start = scheme + 3;
+      const size_t at = arg->find('@', host_start);
+      const size_t slash = arg->find('/', host_start);
+      const size_t colon = arg->find(':', host_start);
+      if (at != std::string::npos && (slash == std::string::npos || at < slash) &&
+          colon != std::string::npos && colon < at && colon + 1 < at) {
+        replace_word_with_secret(site, words[i], *arg, colon + 1, at, "URL_PASSWORD");
+        continue;
+      }
+      for (std::string_view key :
+           {"token=", "access_token=", "api_key=", "apikey=", "password=", "sig=", "key="}) {
+        for (size_t q = arg->find(key); q != std::string::npos; q = arg->find(key, q + 1)) {
+          if (q == 0 || ((*arg)[q - 1] != '?' && (*arg)[q - 1] != '&')) continue;
+          const size_t from = q + key.size();
+          const size_t to = std::min(arg->find('&', from), arg->size());
+          if (to > from) {
+            replace_word_with_secret(site, words[i], *arg, from, to, "URL_TOKEN");
+            q = arg->size();
+            key = {};
+          }
+          break;
+        }
+        if (key.empty()) break;
+      }
+    } else if (looks_like_token(*arg)) {
+      replace_word_with_secret(site, words[i], *arg, 0, arg->size(), "API_TOKEN");
+    }
+  }
+}
+
+// --- containers ---------------------------------------------------------------------
+
+void SetupMapper::unwrap_container(const Site& site) {
+  const auto& words = site.command->words;
+  size_t start = site.program == "srun" && site.srun ? site.srun_operand : 0;
+  if (start >= words.size()) return;
+  const std::string wrapper = slurm::program_name(words[start]);
+  size_t i = start + 1;
+  if (wrapper == "singularity" || wrapper == "apptainer") {
+    if (i >= words.size()) return;
+    const auto sub = slurm::literal_value(words[i]);
+    if (!sub || (*sub != "exec" && *sub != "run")) return;
+    const bool run = *sub == "run";
+    for (++i; i < words.size(); ++i) {
+      const auto arg = slurm::literal_value(words[i]);
+      if (!arg || arg->empty() || arg->front() != '-') break;
+      if (arg->find('=') == std::string::npos &&
+          contains(
+              {"-B", "--bind", "--mount", "-H", "--home", "-W", "--workdir", "--pwd", "--overlay",
+               "--env", "--env-file", "--security", "--network", "--app", "-S", "--scratch", "-o"},
+              *arg)) {
+        ++i;
+      }
+    }
+    if (i + 1 >= words.size()) return;  // no command after the image
+    const Span prefix{words[start].span.begin, words[i + 1].span.begin};
+    editor_.edit(site.view, prefix, "", "the command runs directly in the AI Runtime environment");
+    editor_.report(
+        Code::container_wrapper_removed, site.view, Span{prefix.begin, words[i].span.end},
+        "`" + wrapper + " " + *slurm::literal_value(words[start + 1]) +
+            "` is removed: the command runs directly in the workload's environment",
+        run ? "`run` started the image's runscript: put the program it ran in front of "
+              "the arguments"
+            : "check that environment (or the custom image) provides what the image had");
+    return;
+  }
+  if (wrapper == "shifter") {
+    while (i < words.size()) {
+      const auto arg = slurm::literal_value(words[i]);
+      if (!arg || arg->empty() || arg->front() != '-') break;
+      ++i;
+    }
+    if (i >= words.size()) return;
+    const Span prefix{words[start].span.begin, words[i].span.begin};
+    editor_.edit(site.view, prefix, "", "the command runs directly in the AI Runtime environment");
+    editor_.report(Code::container_wrapper_removed, site.view, prefix,
+                   "`shifter` is removed: the command runs directly in the workload's environment",
+                   "check that environment (or the custom image) provides what the image had");
+  }
+}
+
+}  // namespace s2a::air

@@ -1,0 +1,108 @@
+// Environment setup, variables and credentials in the script body.
+//
+// `module load`, conda/venv activation, `pip install` and `spack load` are
+// how a cluster builds its software stack; AI Runtime builds it from
+// `environment`. Literal exports become env_variables, credentials become
+// secret references, container wrappers (singularity exec IMAGE ...) are
+// unwrapped. The command mapper (command.cpp) calls in here at fixed points
+// and lends its edit log through CommandEditor.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "air/workload.hpp"
+#include "diag/diagnostic.hpp"
+#include "profile/profile.hpp"
+#include "slurm/body.hpp"
+
+namespace s2a::air {
+
+struct SetupOptions {
+  std::string secret_scope = "slurm2air";
+  const profile::Profile* profile = nullptr;  // module and conda mappings (may be null)
+  bool custom_image = false;  // an image replaces environment: pip installs stay in the command
+};
+
+/// What the command mapper lends to the setup rules: its edits and reports.
+class CommandEditor {
+ public:
+  virtual ~CommandEditor() = default;
+  /// Takes a statement out of the command; `shown` replaces the source text
+  /// in the comment left behind (used for lines holding a secret).
+  virtual void remove_statement(const slurm::Site& site, const std::string& reason,
+                                std::string_view shown) = 0;
+  virtual void replace(uint32_t view, Span span, std::string replacement, std::string reason) = 0;
+  virtual void edit(uint32_t view, Span span, std::string replacement, std::string reason) = 0;
+  [[nodiscard]] virtual Span file_span(uint32_t view, Span span) const = 0;
+  [[nodiscard]] virtual std::string_view source(uint32_t view, Span span) const = 0;
+  virtual void report(Code code, uint32_t view, Span span, std::string message,
+                      std::string hint) = 0;
+};
+
+/// One assignment a statement makes: `A=1 B=2` alone, or `export A=1 ...`.
+struct Assignment {
+  std::string name;
+  std::optional<std::string> literal;  // the value when it has no expansions
+  Span value_span;
+  bool exported = false;
+};
+
+/// The assignments of a statement that only assigns (`A=1`, `export A=1 B`).
+[[nodiscard]] std::vector<Assignment> assignments_of(const ast::Command& command,
+                                                     const slurm::Site& site,
+                                                     std::string_view view_text);
+
+/// Programs that set up a cluster software environment (module, ml, spack,
+/// conda, mamba, micromamba, source .../activate).
+[[nodiscard]] bool is_setup_command(const ast::Command& command, const std::string& program,
+                                    std::string_view view_text);
+
+/// Values that look like a credential whatever their name (hf_..., sk-..., ghp_..., AKIA...).
+[[nodiscard]] bool looks_like_token(std::string_view value);
+
+struct SetupResult {
+  std::vector<std::string> dependencies;  // pip requirement specs, in script order
+  std::vector<NamedValue> env_variables;
+  std::vector<NamedValue> secrets;  // value is scope/key
+  std::vector<Span> redactions;     // secret bytes in the file
+};
+
+class SetupMapper {
+ public:
+  SetupMapper(CommandEditor& editor, const slurm::Body& body, const SetupOptions& options,
+              SetupResult& result)
+      : editor_(editor), body_(body), options_(options), result_(result) {}
+
+  /// Pass 1: a setup command is removed (and mapped to dependencies where it
+  /// can be); true when the statement was handled.
+  bool map_setup_command(const slurm::Site& site);
+  /// Pass 1: assignments not provided by AI Runtime: literal exports at the
+  /// top move to env_variables, credentials become secrets.
+  void move_exports_to_env(const slurm::Site& site, const std::vector<Assignment>& assignments,
+                           bool after_first_launch);
+  /// Pass 2: credentials written on a command line (`--token X`, URLs with
+  /// a password, `wandb login KEY`, `echo X | docker login --password-stdin`).
+  void hide_inline_secrets(const slurm::Site& site);
+  /// Pass 2: `singularity exec [--nv] [-B ..] IMAGE CMD` runs CMD directly.
+  void unwrap_container(const slurm::Site& site);
+
+ private:
+  bool map_pip_install(const slurm::Site& site);
+  void report_module(const slurm::Site& site);
+  std::string add_secret(const slurm::Site& site, std::string name, Span value_in_view);
+  void add_env_or_secret(const slurm::Site& site, const Assignment& a);
+  [[nodiscard]] bool top_level(const slurm::Site& site) const;
+  [[nodiscard]] std::string secret_reference(const std::string& name) const;
+  void replace_word_with_secret(const slurm::Site& site, const ast::Word& word,
+                                const std::string& literal, size_t begin, size_t end,
+                                const std::string& name);
+
+  CommandEditor& editor_;
+  const slurm::Body& body_;
+  const SetupOptions& options_;
+  SetupResult& result_;
+};
+
+}  // namespace s2a::air

@@ -1,0 +1,30 @@
+// `slurm2air profile init [PATH]`: writes a commented starting site profile
+// (docs/profile.md). It never overwrites: an existing file is the user's.
+#include "cli/profile.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "io/files.hpp"
+#include "profile/profile.hpp"
+
+namespace s2a::cli {
+
+int profile_init(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
+    std::cerr << "slurm2air: error: " << path << " already exists; not overwriting it\n";
+    return 2;
+  }
+  io::write_atomically(path, profile::starter_profile());
+  std::cerr << "slurm2air: wrote " << path << "\n";
+  return 0;
+}
+
+std::optional<profile::Profile> load_profile_for(const std::string& flag) {
+  if (!flag.empty()) return profile::load_profile(flag);
+  if (auto found = profile::find_default_profile()) return profile::load_profile(*found);
+  return std::nullopt;
+}
+
+}  // namespace s2a::cli

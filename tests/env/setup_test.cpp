@@ -1,0 +1,270 @@
+// Setup lines, --export, containers and secrets through translate(): what
+// reaches environment, env_variables, secrets and the command.
+#include <gtest/gtest.h>
+
+#include "air/map_workload.hpp"
+#include "translate.hpp"
+
+namespace s2a {
+namespace {
+
+const std::string kHead = "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n";
+
+Translation run(const std::string& body, const TranslateOptions& options = {}) {
+  return translate("job.sbatch", kHead + body, options);
+}
+
+bool has_code(const Translation& t, Code code) {
+  return std::any_of(t.diagnostics.begin(), t.diagnostics.end(),
+                     [&](const Diagnostic& d) { return d.code == code; });
+}
+
+bool command_has(const Translation& t, const std::string& text) {
+  return t.workload && t.workload->command.find(text) != std::string::npos;
+}
+
+struct DependencyCase {
+  const char* body;
+  std::vector<std::string> dependencies;
+  bool removed;  // the line leaves the command
+};
+
+class PipInstall : public ::testing::TestWithParam<DependencyCase> {};
+
+TEST_P(PipInstall, MovesLiteralTopLevelInstalls) {
+  const Translation t = run(std::string(GetParam().body) + "python train.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.dependencies, GetParam().dependencies);
+  EXPECT_EQ(has_code(t, Code::pip_install_moved), GetParam().removed);
+  EXPECT_EQ(has_code(t, Code::pip_install_kept), !GetParam().removed);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Spellings, PipInstall,
+    ::testing::Values(
+        DependencyCase{"pip install tiktoken wandb\n", {"tiktoken", "wandb"}, true},
+        DependencyCase{
+            "pip3 install -q --no-cache-dir 'transformers>=4.45'\n", {"transformers>=4.45"}, true},
+        DependencyCase{"python -m pip install -U datasets\n", {"datasets"}, true},
+        DependencyCase{"pip install -r requirements.txt\n", {"-r requirements.txt"}, true},
+        DependencyCase{"pip install --requirement=envs/req.txt\n", {"-r envs/req.txt"}, true},
+        DependencyCase{"pip install --upgrade pip\n", {}, true},
+        DependencyCase{"pip install -r /home/me/req.txt\n", {}, false},
+        DependencyCase{"pip install -r ../req.txt\n", {}, false},
+        DependencyCase{"pip install -e .\n", {}, false},
+        DependencyCase{"pip install $EXTRA\n", {}, false},
+        DependencyCase{"pip install --index-url https://pypi.example/simple torch\n", {}, false},
+        DependencyCase{"if true; then pip install wandb; fi\n", {}, false}));
+
+struct SetupCase {
+  const char* body;
+  const char* message_part;  // in the S2A4007 message
+};
+
+class SetupLines : public ::testing::TestWithParam<SetupCase> {};
+
+TEST_P(SetupLines, AreRemovedAndReported) {
+  const Translation t = run(std::string(GetParam().body) + "python train.py\n");
+  ASSERT_TRUE(t.workload);
+  const auto it = std::find_if(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) {
+    return d.code == Code::setup_command_removed;
+  });
+  ASSERT_NE(it, t.diagnostics.end());
+  EXPECT_NE(it->message.find(GetParam().message_part), std::string::npos) << it->message;
+  EXPECT_TRUE(command_has(t, "# [slurm2air] ")) << t.workload->command;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Styles, SetupLines,
+    ::testing::Values(
+        SetupCase{"module load cuda/12.1 nccl\n",
+                  "cuda/12.1, nccl come with the AI Runtime environment"},
+        SetupCase{"module load gcc/12.2.0\n", "gcc/12.2.0 is not a Python dependency"},
+        SetupCase{"ml openfold/2.0\n", "openfold/2.0 has no known mapping"},
+        SetupCase{"module purge\n", "`module purge` does not exist on AI Runtime nodes"},
+        SetupCase{"module swap PrgEnv-cray PrgEnv-gnu\n", "module swap"},
+        SetupCase{"spack load cudnn@9 nccl\n", "cudnn@9, nccl come with"},
+        SetupCase{"conda activate esm\n", "conda environment esm does not exist"},
+        SetupCase{"source activate esm\n",
+                  "the virtual environment activated by `source activate`"},
+        SetupCase{"mamba activate jax\n", "conda environment jax"},
+        SetupCase{"source \"$VENV/bin/activate\"\n", "virtual environment"},
+        SetupCase{"source /opt/spack/share/spack/setup-env.sh\n", "sets up spack"},
+        SetupCase{"eval \"$(conda shell.bash hook)\"\n", "conda shell hook"}));
+
+TEST(Export, ListsBecomeEnvVariablesAndNamesAreReported) {
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n"
+                "#SBATCH --export=ALL,NCCL_DEBUG=INFO,MSG=hello,WANDB_MODE\npython t.py\n");
+  ASSERT_TRUE(t.workload);
+  ASSERT_EQ(t.workload->env_variables.size(), 2u);
+  EXPECT_EQ(t.workload->env_variables[0].name, "NCCL_DEBUG");
+  EXPECT_EQ(t.workload->env_variables[1].value, "hello");
+  EXPECT_TRUE(has_code(t, Code::export_from_submit_shell));
+  EXPECT_FALSE(has_code(t, Code::directive_not_mapped));  // replaced by the specific reports
+}
+
+TEST(Export, BodyExportWinsOverTheDirective) {
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --export=A=1\n"
+                "export A=2\npython t.py\n");
+  ASSERT_TRUE(t.workload);
+  ASSERT_EQ(t.workload->env_variables.size(), 1u);
+  EXPECT_EQ(t.workload->env_variables[0].value, "2");
+}
+
+TEST(Export, NoneAloneKeepsTheGenericReport) {
+  const Translation t = translate(
+      "job.sbatch",
+      "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --export=NONE\npython t.py\n");
+  EXPECT_TRUE(has_code(t, Code::directive_not_mapped));
+}
+
+TEST(Exports, LiteralValuesStayStringsAndComputedOnesStay) {
+  const Translation t = run("export BATCH=32 FLAG=true\nexport OUT=/scratch/$USER\npython t.py\n");
+  ASSERT_TRUE(t.workload);
+  ASSERT_EQ(t.workload->env_variables.size(), 2u);
+  EXPECT_NE(t.yaml.find("BATCH: '32'"), std::string::npos) << t.yaml;
+  EXPECT_NE(t.yaml.find("FLAG: 'true'"), std::string::npos);
+  EXPECT_TRUE(command_has(t, "export OUT=/scratch/$USER"));
+}
+
+struct SecretCase {
+  const char* body;
+  const char* secret;        // must not appear anywhere
+  const char* name;          // the secrets: key
+  const char* command_part;  // what the command reads instead
+};
+
+class Secrets : public ::testing::TestWithParam<SecretCase> {};
+
+TEST_P(Secrets, BecomeSecretReferences) {
+  const Translation t = run(GetParam().body);
+  ASSERT_TRUE(t.workload) << t.yaml;
+  EXPECT_EQ(t.yaml.find(GetParam().secret), std::string::npos) << t.yaml;
+  ASSERT_FALSE(t.workload->secrets.empty());
+  EXPECT_EQ(t.workload->secrets[0].name, GetParam().name);
+  EXPECT_TRUE(command_has(t, GetParam().command_part)) << t.workload->command;
+  EXPECT_TRUE(has_code(t, Code::secret_in_script));
+  for (const Diagnostic& d : t.diagnostics) {
+    EXPECT_EQ(d.message.find(GetParam().secret), std::string::npos) << d.message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Patterns, Secrets,
+    ::testing::Values(
+        SecretCase{"export HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz0123\npython t.py\n",
+                   "hf_abcdefghijklmnopqrstuvwxyz0123", "HF_TOKEN", "<secrets.HF_TOKEN>"},
+        SecretCase{"export WANDB_API_KEY=${WANDB_API_KEY:-0123456789abcdef0123}\npython t.py\n",
+                   "0123456789abcdef0123", "WANDB_API_KEY", "<secrets.WANDB_API_KEY>"},
+        SecretCase{"DB_PASSWORD='s3cr3t-pass' python t.py\n", "s3cr3t-pass", "DB_PASSWORD",
+                   "DB_PASSWORD=\"$DB_PASSWORD\" python t.py"},
+        SecretCase{"export AWS_SECRET_ACCESS_KEY=abcdEFGHijklMNOPqrst\nsrun python t.py\n",
+                   "abcdEFGHijklMNOPqrst", "AWS_SECRET_ACCESS_KEY",
+                   "<secrets.AWS_SECRET_ACCESS_KEY>"},
+        SecretCase{"huggingface-cli login --token hf_zyxwvutsrqponmlkjihgfedcba99\npython t.py\n",
+                   "hf_zyxwvutsrqponmlkjihgfedcba99", "HF_TOKEN",
+                   "huggingface-cli login --token \"${HF_TOKEN}\""},
+        SecretCase{"wandb login --relogin 0123456789abcdef0123456789abcdef\npython t.py\n",
+                   "0123456789abcdef0123456789abcdef", "WANDB_API_KEY",
+                   "wandb login --relogin \"${WANDB_API_KEY}\""},
+        SecretCase{"python t.py --hf_token hf_qwertyuiopasdfghjklzxcvbnm12\n",
+                   "hf_qwertyuiopasdfghjklzxcvbnm12", "HF_TOKEN", "--hf_token \"${HF_TOKEN}\""},
+        SecretCase{"python t.py --api-key=sk-abcdefghijklmnopqrstuvwx\n",
+                   "sk-abcdefghijklmnopqrstuvwx", "PYTHON_API_KEY",
+                   "\"--api-key=${PYTHON_API_KEY}\""},
+        SecretCase{
+            "git clone https://jdoe:ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/a/b.git\npython "
+            "t.py\n",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123", "URL_PASSWORD",
+            "\"https://jdoe:${URL_PASSWORD}@github.com/a/b.git\""},
+        SecretCase{"curl -o d.tgz "
+                   "'https://data.example.com/d.tgz?token=Zm9vYmFyYmF6cXV4&v=2'\npython t.py\n",
+                   "Zm9vYmFyYmF6cXV4", "URL_TOKEN",
+                   "\"https://data.example.com/d.tgz?token=${URL_TOKEN}&v=2\""},
+        SecretCase{
+            "echo 'dckr_pat_abcdefghijklmnop' | docker login -u me --password-stdin\npython t.py\n",
+            "dckr_pat_abcdefghijklmnop", "REGISTRY_PASSWORD", "echo \"${REGISTRY_PASSWORD}\" |"},
+        SecretCase{"export MY_CONFIG=hf_abcdefghijklmnopqrstuvwxyz0123\npython t.py\n",
+                   "hf_abcdefghijklmnopqrstuvwxyz0123", "MY_CONFIG", "<secrets.MY_CONFIG>"}));
+
+TEST(Secrets, ACopyOfAnotherVariableIsNotASecret) {
+  const Translation t = run("export HUGGING_FACE_HUB_TOKEN=$HF_TOKEN\npython t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(t.workload->secrets.empty());
+  EXPECT_TRUE(command_has(t, "export HUGGING_FACE_HUB_TOKEN=$HF_TOKEN"));
+}
+
+TEST(Secrets, ScopeComesFromTheOption) {
+  TranslateOptions options;
+  options.secret_scope = "ml-team";
+  const Translation t =
+      run("export HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz0123\npython t.py\n", options);
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->secrets.at(0).value, "ml-team/hf_token");
+}
+
+// --- containers -------------------------------------------------------------------
+
+TEST(ImageReference, SplitsPyxisDockerAndShifterSpellings) {
+  using air::parse_image_reference;
+  EXPECT_EQ(parse_image_reference("nvcr.io#nvidia/pytorch:24.01-py3")->url(),
+            "nvcr.io/nvidia/pytorch:24.01-py3");
+  EXPECT_EQ(parse_image_reference("me@nvcr.io#nvidia/pytorch:24.01-py3")->registry, "nvcr.io");
+  EXPECT_EQ(parse_image_reference("nersc/pytorch:24.06.01")->url(),
+            "docker.io/nersc/pytorch:24.06.01");
+  EXPECT_EQ(parse_image_reference("docker:ubuntu")->url(), "docker.io/ubuntu:latest");
+  EXPECT_EQ(parse_image_reference("docker://ghcr.io/org/img:1.0")->url(), "ghcr.io/org/img:1.0");
+  EXPECT_EQ(parse_image_reference("localhost:5000/img:2")->url(), "localhost:5000/img:2");
+  EXPECT_FALSE(parse_image_reference("/apps/containers/alphafold.sif"));
+  EXPECT_FALSE(parse_image_reference("img.sqsh"));
+  EXPECT_FALSE(parse_image_reference("$IMAGE"));
+  EXPECT_FALSE(parse_image_reference(""));
+}
+
+TEST(ImageReference, UnityCatalogFormat) {
+  EXPECT_TRUE(air::is_unity_catalog_image("main.ml.pytorch:24.01-py3"));
+  EXPECT_FALSE(air::is_unity_catalog_image("main.pytorch:24.01"));
+  EXPECT_FALSE(air::is_unity_catalog_image("main.ml.py.torch:1"));
+  EXPECT_FALSE(air::is_unity_catalog_image("main.ml.pytorch"));
+}
+
+TEST(Containers, PyxisImageBecomesDockerImageForCli119) {
+  const Translation t = run("pip install wandb\npython t.py\n", [] {
+    TranslateOptions o;
+    o.dependencies = {"torch"};
+    return o;
+  }());
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.dependencies, (std::vector<std::string>{"torch", "wandb"}));
+  const Translation c =
+      translate("job.sbatch", kHead +
+                                  "#SBATCH --container-image=nvcr.io\\#nvidia/pytorch:24.01-py3\n"
+                                  "pip install wandb\npython t.py\n");
+  ASSERT_TRUE(c.workload);
+  EXPECT_EQ(c.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:24.01-py3");
+  EXPECT_TRUE(c.workload->environment.dependencies.empty());
+  EXPECT_TRUE(command_has(c, "pip install wandb"));  // the image replaces dependencies
+  EXPECT_TRUE(has_code(c, Code::container_image_registration));
+}
+
+TEST(Containers, SifBecomesAPlaceholderWithAnError) {
+  TranslateOptions options;
+  options.target_schema = "cli-1.20";
+  const Translation t = run(
+      "srun singularity exec --nv -B /datasets:/data /apps/af2_2.3.sif python run.py\n", options);
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.unity_catalog_image, "CATALOG.SCHEMA.af2_2-3:latest");
+  EXPECT_TRUE(has_code(t, Code::container_image_unknown));
+  EXPECT_TRUE(has_code(t, Code::container_mounts));
+  EXPECT_TRUE(has_code(t, Code::container_wrapper_removed));
+  EXPECT_TRUE(command_has(t, "\npython run.py")) << t.workload->command;
+  EXPECT_TRUE(t.workload->code_source_flat);
+  EXPECT_NE(t.yaml.find("code_source:\n  root_path: ."), std::string::npos) << t.yaml;
+}
+
+}  // namespace
+}  // namespace s2a
