@@ -27,6 +27,7 @@ struct TranslateOptions {
   std::optional<std::string> requirements;      // --requirements FILE -> "-r FILE"
   std::optional<std::string> experiment_name;   // --experiment-name
   bool provenance_comments = true;              // --no-comments turns them off
+  std::vector<Code> suppressed_codes;           // site-wide suppressions (diag/suppress.hpp)
 };
 
 struct Translation {
@@ -40,6 +41,7 @@ struct Translation {
   Diagnostics diagnostics;                 // sorted by position
   std::vector<Span> redactions;            // secret values: never print these bytes
   std::vector<air::LoggedEdit> edits;      // every change made to the user's command
+  Diagnostics suppressed;                  // silenced by `# slurm2air: disable=` or the site
 };
 
 [[nodiscard]] Translation translate(std::string file_name, std::string text,

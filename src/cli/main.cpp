@@ -10,9 +10,11 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/batch_commands.hpp"
 #include "diag/catalog.hpp"
 #include "emit/inspect.hpp"
 #include "emit/report.hpp"
+#include "emit/sarif.hpp"
 #include "io/files.hpp"
 #include "translate.hpp"
 
@@ -50,19 +52,19 @@ struct ConvertArgs {
   bool no_comments = false;
 };
 
-void add_translate_options(CLI::App& app, ConvertArgs& args) {
+void add_translate_options(CLI::App& app, s2a::TranslateOptions& options) {
   std::vector<std::string> types;
   for (const auto& type : s2a::air::accelerator_types()) types.emplace_back(type.name);
-  app.add_option("--accelerator-type", args.translate.accelerator_type,
+  app.add_option("--accelerator-type", options.accelerator_type,
                  "AI Runtime accelerator type (overrides the mapping policy)")
       ->check(CLI::IsMember(types));
-  app.add_option("--env-version", args.translate.env_version,
+  app.add_option("--env-version", options.env_version,
                  "environment.version (e.g. 4, or databricks_ai_v5)");
-  app.add_option("--dependency", args.translate.dependencies,
+  app.add_option("--dependency", options.dependencies,
                  "a pip requirement for environment.dependencies (repeatable)");
-  app.add_option("--requirements", args.translate.requirements,
+  app.add_option("--requirements", options.requirements,
                  "a requirements file under the code root, added as `-r FILE`");
-  app.add_option("--experiment-name", args.translate.experiment_name,
+  app.add_option("--experiment-name", options.experiment_name,
                  "experiment_name (default: --job-name, else the file name)");
 }
 
@@ -75,8 +77,13 @@ Translation run_translate(const ConvertArgs& args) {
 }
 
 std::string render_report(const Translation& t, const std::string& format, int exit_code) {
-  const s2a::emit::ReportInput input{*t.file, t.diagnostics, t.redactions};
+  const s2a::emit::ReportInput input{*t.file, t.diagnostics, t.redactions, &t.suppressed};
   if (format == "json") return s2a::emit::render_json(input, exit_code);
+  if (format == "gcc") return s2a::emit::render_gcc(input);
+  if (format == "sarif") {
+    const s2a::emit::SarifFile file{input, t.file->name()};
+    return s2a::emit::render_sarif({&file, 1});
+  }
   return s2a::emit::render_text(input);
 }
 
@@ -126,14 +133,14 @@ int main(int argc, char** argv) {
   app.add_option("script", args.input, "sbatch script to convert (- for stdin)");
   app.add_option("-o,--output", args.output, "write train.yaml here (default: stdout)");
   app.add_option("--report-format", args.report_format, "report format")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember({"text", "json", "gcc", "sarif"}));
   app.add_option("--report-file", args.report_file, "write the report here (default: stderr)");
   app.add_flag("--no-comments", args.no_comments, "omit provenance comments from the YAML");
   app.add_flag("-v,--verbose", verbose, "trace what slurm2air does on stderr");
   app.add_option("--explain", explain, "describe a diagnostic code, e.g. S2A3004");
   bool catalog = false;
   app.add_flag("--diagnostics-markdown", catalog, "print the diagnostics catalog (docs/diagnostics.md)");
-  add_translate_options(app, args);
+  add_translate_options(app, args.translate);
 
   ConvertArgs inspect_args;
   CLI::App* inspect_cmd = app.add_subcommand("inspect", "print what slurm2air understood the job to be");
@@ -141,7 +148,12 @@ int main(int argc, char** argv) {
   bool json_flag = true;  // JSON is the only format; the flag is accepted for clarity
   inspect_cmd->add_flag("--json", json_flag, "JSON output (the default)");
   inspect_cmd->add_option("-o,--output", inspect_args.output, "write here (default: stdout)");
-  add_translate_options(*inspect_cmd, inspect_args);
+  add_translate_options(*inspect_cmd, inspect_args.translate);
+  // Review subcommands (docs/batch.md, docs/review.md).
+  const std::vector<s2a::cli::Subcommand> review = {
+      s2a::cli::add_batch_command(app, add_translate_options),
+      s2a::cli::add_explain_command(app, add_translate_options),
+      s2a::cli::add_check_command(app, add_translate_options)};
 
   try {
     app.parse(argc, argv);
@@ -160,6 +172,9 @@ int main(int argc, char** argv) {
       return kExitClean;
     }
     if (*inspect_cmd) return inspect(inspect_args);
+    for (const s2a::cli::Subcommand& command : review) {
+      if (*command.app) return command.run();
+    }
     if (args.input.empty()) {
       std::cerr << app.help();
       return kExitUsage;
