@@ -101,15 +101,16 @@ struct BatchOptions {
   std::vector<std::string> exclude;
   bool force = false;
   bool check = false;  // compare with OUT instead of writing
-  std::string report_format = "text";  // per-script reports: text, json, gcc; sarif adds OUT/report.sarif
+  std::string report_format =
+      "text";  // per-script reports: text, json, gcc; sarif adds OUT/report.sarif
   TranslateOptions translate;
-  std::vector<Code> attention;         // codes that make a script "need a person"
+  std::vector<Code> attention;                // codes that make a script "need a person"
   const std::atomic<bool>* cancel = nullptr;  // set (e.g. by SIGINT): stop cleanly
   std::function<void(size_t done, size_t total)> progress;  // called from one thread at a time
 };
 
 struct BatchRun {
-  std::vector<FileResult> files;  // every candidate, by relative path
+  std::vector<FileResult> files;        // every candidate, by relative path
   std::vector<std::string> written;     // outputs written, relative to OUT
   std::vector<std::string> run_errors;  // problems writing run-level reports
   bool interrupted = false;

@@ -45,8 +45,8 @@ void align_middle(const std::vector<std::string_view>& a, const std::vector<std:
   const auto at = [&](size_t i, size_t j) -> uint32_t& { return lcs[i * (m + 1) + j]; };
   for (size_t i = n; i-- > 0;) {
     for (size_t j = m; j-- > 0;) {
-      at(i, j) = a[a0 + i] == b[b0 + j] ? at(i + 1, j + 1) + 1
-                                        : std::max(at(i + 1, j), at(i, j + 1));
+      at(i, j) =
+          a[a0 + i] == b[b0 + j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
     }
   }
   size_t i = 0;
@@ -55,10 +55,10 @@ void align_middle(const std::vector<std::string_view>& a, const std::vector<std:
     if (i < n && j < m && a[a0 + i] == b[b0 + j]) {
       steps.push_back({Op::keep, a0 + i++});
       ++j;
-    } else if (j < m && (i == n || at(i, j + 1) >= at(i + 1, j))) {
-      steps.push_back({Op::add, b0 + j++});
+    } else if (i < n && (j == m || at(i + 1, j) >= at(i, j + 1))) {
+      steps.push_back({Op::remove, a0 + i++});  // removals first, as diff -u shows them
     } else {
-      steps.push_back({Op::remove, a0 + i++});
+      steps.push_back({Op::add, b0 + j++});
     }
   }
 }
@@ -88,15 +88,13 @@ void append_line(std::string& out, char marker, std::string_view line) {
 std::string range(size_t start, size_t count) {
   // GNU: an empty range names the line before it.
   const size_t first = count == 0 ? start : start + 1;
-  return count == 1 ? std::to_string(first)
-                    : std::to_string(first) + "," + std::to_string(count);
+  return count == 1 ? std::to_string(first) : std::to_string(first) + "," + std::to_string(count);
 }
 
 }  // namespace
 
 std::string unified_diff(std::string_view before, std::string_view after,
-                         std::string_view before_label, std::string_view after_label,
-                         int context) {
+                         std::string_view before_label, std::string_view after_label, int context) {
   if (before == after) return "";
   const std::vector<std::string_view> a = split_lines(before);
   const std::vector<std::string_view> b = split_lines(after);
@@ -154,9 +152,9 @@ CheckResult check_translation(const Translation& fresh, std::string_view committ
   }
   result.up_to_date = fresh.yaml == committed;
   if (!result.up_to_date) {
-    result.diff = unified_diff(committed, fresh.yaml, std::string(committed_label) + " (committed)",
-                               std::string(committed_label) + " (translated from " +
-                                   fresh.file->name() + ")");
+    result.diff = unified_diff(
+        committed, fresh.yaml, std::string(committed_label) + " (committed)",
+        std::string(committed_label) + " (translated from " + fresh.file->name() + ")");
   }
   return result;
 }

@@ -15,8 +15,8 @@ namespace s2a::batch {
 /// A unified diff by lines (`context` lines around each change, GNU hunk
 /// headers, "\ No newline at end of file" markers); empty when equal.
 [[nodiscard]] std::string unified_diff(std::string_view before, std::string_view after,
-                                       std::string_view before_label,
-                                       std::string_view after_label, int context = 3);
+                                       std::string_view before_label, std::string_view after_label,
+                                       int context = 3);
 
 struct CheckResult {
   bool up_to_date = false;

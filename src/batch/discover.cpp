@@ -57,8 +57,7 @@ bool uses_slurm_launcher(std::string_view line) {
   const size_t start = line.find_first_not_of(" \t");
   if (start == std::string_view::npos || line[start] == '#') return false;
   for (std::string_view word : {"srun", "sbatch"}) {
-    for (size_t at = line.find(word); at != std::string_view::npos;
-         at = line.find(word, at + 1)) {
+    for (size_t at = line.find(word); at != std::string_view::npos; at = line.find(word, at + 1)) {
       const bool starts = at == 0 || !is_word_byte(line[at - 1]);
       const size_t after = at + word.size();
       const bool ends = after == line.size() || !is_word_byte(line[after]);
@@ -93,9 +92,8 @@ void walk_tree(const std::string& root, const std::string& prefix, const Discove
   for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
     if (error) break;  // a directory vanished or became unreadable mid-walk
     const fs::directory_entry& entry = *it;
-    const std::string relative =
-        prefix + fs::relative(entry.path(), root, error).generic_string();
-    if (error) continue;
+    // Lexically: fs::relative would resolve symlinks and name the link's target.
+    const std::string relative = prefix + entry.path().lexically_relative(root).generic_string();
     const fs::file_status status = entry.symlink_status(error);
     if (error) continue;
     if (fs::is_directory(status)) {

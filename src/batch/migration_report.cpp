@@ -36,9 +36,7 @@ bool converted(const FileResult& r) {
   return r.status == FileStatus::clean || r.status == FileStatus::findings;
 }
 
-bool is_script(const FileResult& r) {
-  return converted(r) || r.status == FileStatus::failed;
-}
+bool is_script(const FileResult& r) { return converted(r) || r.status == FileStatus::failed; }
 
 uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
@@ -157,11 +155,11 @@ void markdown_summary(std::string& md, const Totals& t) {
 }
 
 void markdown_capacity(std::string& md, const Totals& t) {
-  md += "## Capacity: Slurm before, AI Runtime after\n\n"
-        "Sums over converted scripts (one run of each; a script without --nodes counts one "
-        "node).\n\n| | Slurm | AI Runtime |\n|---|---:|---:|\n";
-  md += "| Nodes | " + std::to_string(t.slurm_nodes) + " | " + std::to_string(t.air_nodes) +
-        " |\n";
+  md +=
+      "## Capacity: Slurm before, AI Runtime after\n\n"
+      "Sums over converted scripts (one run of each; a script without --nodes counts one "
+      "node).\n\n| | Slurm | AI Runtime |\n|---|---:|---:|\n";
+  md += "| Nodes | " + std::to_string(t.slurm_nodes) + " | " + std::to_string(t.air_nodes) + " |\n";
   md += "| GPUs | " + std::to_string(t.slurm_gpus) + " | " + std::to_string(t.air_gpus) + " |\n\n";
   md += "| Accelerator type | Scripts | GPUs |\n|---|---:|---:|\n";
   for (const auto& [type, counts] : t.accelerators) {
@@ -173,15 +171,17 @@ void markdown_capacity(std::string& md, const Totals& t) {
 
 void markdown_coverage(std::string& md, const Totals& t) {
   const uint64_t total = t.directives[0] + t.directives[1] + t.directives[2] + t.directives[3];
-  md += "## Directive coverage\n\n| Mapped | Approximated | Reported | No effect | Total | "
-        "Mapped exactly |\n|---:|---:|---:|---:|---:|---:|\n| ";
+  md +=
+      "## Directive coverage\n\n| Mapped | Approximated | Reported | No effect | Total | "
+      "Mapped exactly |\n|---:|---:|---:|---:|---:|---:|\n| ";
   for (uint64_t n : t.directives) md += std::to_string(n) + " | ";
   md += std::to_string(total) + " | " + percent(t.directives[0], total) + " |\n\n";
 }
 
 void markdown_unmapped(std::string& md, const Totals& t) {
-  md += "## Top constructs that do not carry over exactly\n\n### By diagnostic\n\n"
-        "| Code | Rule | Severity | Occurrences | Scripts |\n|---|---|---|---:|---:|\n";
+  md +=
+      "## Top constructs that do not carry over exactly\n\n### By diagnostic\n\n"
+      "| Code | Rule | Severity | Occurrences | Scripts |\n|---|---|---|---:|---:|\n";
   size_t shown = 0;
   for (const auto& [code, tally] : ranked_codes(t)) {
     if (++shown > 20) break;
@@ -190,8 +190,9 @@ void markdown_unmapped(std::string& md, const Totals& t) {
           std::to_string(tally->occurrences) + " | " + std::to_string(tally->scripts.size()) +
           " |\n";
   }
-  md += "\n### By #SBATCH option\n\n| Option | Approximated | Reported | Scripts |\n"
-        "|---|---:|---:|---:|\n";
+  md +=
+      "\n### By #SBATCH option\n\n| Option | Approximated | Reported | Scripts |\n"
+      "|---|---:|---:|---:|\n";
   shown = 0;
   for (const auto& [name, tally] : ranked_options(t)) {
     if (++shown > 20) break;
@@ -206,8 +207,9 @@ void markdown_unmapped(std::string& md, const Totals& t) {
 }
 
 void markdown_attention(std::string& md, const BatchRun& run, const BatchOptions& options) {
-  md += "## Scripts that need a person\n\nFailed scripts, scripts with errors, and scripts with "
-        "any of:";
+  md +=
+      "## Scripts that need a person\n\nFailed scripts, scripts with errors, and scripts with "
+      "any of:";
   for (Code code : options.attention) md += " " + code_id(code);
   md += ".\n\n| Script | Why |\n|---|---|\n";
   for (const FileResult& r : run.files) {
@@ -219,17 +221,18 @@ void markdown_attention(std::string& md, const BatchRun& run, const BatchOptions
 }
 
 void markdown_scripts(std::string& md, const BatchRun& run) {
-  md += "## All scripts\n\n| Script | Status | Slurm nodes | Slurm GPUs | AI Runtime | "
-        "Directives mapped/approx./reported | Errors/warnings/notes |\n"
-        "|---|---|---:|---:|---|---|---|\n";
+  md +=
+      "## All scripts\n\n| Script | Status | Slurm nodes | Slurm GPUs | AI Runtime | "
+      "Directives mapped/approx./reported | Errors/warnings/notes |\n"
+      "|---|---|---:|---:|---|---|---|\n";
   for (const FileResult& r : run.files) {
     if (!is_script(r)) continue;
     size_t severities[3] = {0, 0, 0};
     for (const Diagnostic& d : r.diagnostics) ++severities[static_cast<size_t>(d.severity())];
-    const std::string air = r.air_gpus ? std::to_string(*r.air_gpus) + " x " +
-                                             r.air_accelerator_type + " on " +
-                                             count_or_dash(r.air_nodes) + " nodes"
-                                       : "-";
+    const std::string air = r.air_gpus
+                                ? std::to_string(*r.air_gpus) + " x " + r.air_accelerator_type +
+                                      " on " + count_or_dash(r.air_nodes) + " nodes"
+                                : "-";
     md += "| " + cell(r.display) + " | " + std::string(status_name(r.status)) + " | " +
           count_or_dash(r.slurm_nodes) + " | " + count_or_dash(r.slurm_gpus) + " | " + cell(air) +
           " | " + std::to_string(r.directive_counts[0]) + "/" +
@@ -273,7 +276,8 @@ void json_file(JsonWriter& json, const FileResult& r, const BatchOptions& option
 std::string render_migration_markdown(const BatchRun& run, const BatchOptions& options) {
   const Totals t = tally(run);
   std::string md = "# Migration report: Slurm to AI Runtime\n\nGenerated by slurm2air " +
-                   std::string(SLURM2AIR_VERSION) + ". Per-script translations and reports sit "
+                   std::string(SLURM2AIR_VERSION) +
+                   ". Per-script translations and reports sit "
                    "next to this file, mirroring the input tree.\n\n";
   markdown_summary(md, t);
   markdown_capacity(md, t);
@@ -338,11 +342,11 @@ std::string render_migration_json(const BatchRun& run, const BatchOptions& optio
 
 std::string render_summary(const BatchRun& run, const BatchOptions& options) {
   const Totals t = tally(run);
-  std::string out = "slurm2air batch: " + std::to_string(scripts_seen(t)) + " sbatch scripts: " +
-                    std::to_string(status_count(t, FileStatus::clean)) + " converted cleanly, " +
-                    std::to_string(status_count(t, FileStatus::findings)) + " with findings, " +
-                    std::to_string(status_count(t, FileStatus::failed)) + " failed (" +
-                    std::to_string(status_count(t, FileStatus::not_script)) +
+  std::string out = "slurm2air batch: " + std::to_string(scripts_seen(t)) +
+                    " sbatch scripts: " + std::to_string(status_count(t, FileStatus::clean)) +
+                    " converted cleanly, " + std::to_string(status_count(t, FileStatus::findings)) +
+                    " with findings, " + std::to_string(status_count(t, FileStatus::failed)) +
+                    " failed (" + std::to_string(status_count(t, FileStatus::not_script)) +
                     " other files, " + std::to_string(status_count(t, FileStatus::skipped)) +
                     " skipped)\n";
   if (run.interrupted) out += "interrupted: nothing further was written\n";

@@ -163,10 +163,9 @@ FileResult translate_candidate(const Candidate& candidate, const BatchOptions& o
     r.status = FileStatus::failed;
     r.reason = "not converted: the script has errors";
   } else {
-    const bool findings = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
-                                      [](const Diagnostic& d) {
-                                        return d.severity() != Severity::note;
-                                      });
+    const bool findings =
+        std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                    [](const Diagnostic& d) { return d.severity() != Severity::note; });
     r.status = findings ? FileStatus::findings : FileStatus::clean;
   }
   if (options.check) compare_with_committed(options, t, r);
@@ -234,8 +233,7 @@ void fail_colliding_outputs(std::vector<FileResult>& files) {
         r.status != FileStatus::failed) {
       continue;
     }
-    for (fs::path dir = fs::path(r.relative).parent_path(); !dir.empty();
-         dir = dir.parent_path()) {
+    for (fs::path dir = fs::path(r.relative).parent_path(); !dir.empty(); dir = dir.parent_path()) {
       directories.insert(dir.generic_string());
     }
   }
@@ -357,27 +355,37 @@ void write_run_outputs(const BatchOptions& options, BatchRun& run) {
 
 std::string_view status_name(FileStatus status) {
   switch (status) {
-    case FileStatus::clean: return "clean";
-    case FileStatus::findings: return "findings";
-    case FileStatus::failed: return "failed";
-    case FileStatus::not_script: return "not_script";
-    case FileStatus::skipped: return "skipped";
-    case FileStatus::interrupted: return "interrupted";
+    case FileStatus::clean:
+      return "clean";
+    case FileStatus::findings:
+      return "findings";
+    case FileStatus::failed:
+      return "failed";
+    case FileStatus::not_script:
+      return "not_script";
+    case FileStatus::skipped:
+      return "skipped";
+    case FileStatus::interrupted:
+      return "interrupted";
   }
   return "failed";
 }
 
 std::vector<Code> default_attention_codes() {
-  return {Code::hetjob_component_ignored, Code::gpus_not_per_node, Code::gpu_model_substituted,
-          Code::directive_for_bundle,      Code::one_task_per_gpu,  Code::slurm_command_in_body,
-          Code::runs_on_every_node,        Code::launcher_count_mismatch,
-          Code::launch_outside_srun};
+  return {
+      Code::hetjob_component_ignored, Code::gpus_not_per_node,       Code::gpu_model_substituted,
+      Code::directive_for_bundle,     Code::one_task_per_gpu,        Code::slurm_command_in_body,
+      Code::runs_on_every_node,       Code::launcher_count_mismatch, Code::launch_outside_srun};
 }
 
-fs::path output_path(const fs::path& out_dir, const std::string& relative, std::string_view suffix) {
+fs::path output_path(const fs::path& out_dir, const std::string& relative,
+                     std::string_view suffix) {
   const fs::path root = fs::absolute(out_dir).lexically_normal();
   const fs::path rel = fs::path(relative + std::string(suffix));
   if (rel.empty() || rel.is_absolute() || relative.find('\0') != std::string::npos) return {};
+  for (const fs::path& part : rel) {
+    if (part.empty() || part == "." || part == "..") return {};  // also a trailing '/'
+  }
   const fs::path target = (root / rel).lexically_normal();
   // Strictly inside: every component of root is a prefix of target, and more follows.
   auto t = target.begin();

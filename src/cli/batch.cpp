@@ -60,8 +60,8 @@ std::function<void(size_t, size_t)> progress_bar() {
     if (percent == *last && done != total) return;
     *last = percent;
     const size_t filled = percent * 30 / 100;
-    std::cerr << "\r[" << std::string(filled, '#') << std::string(30 - filled, '.') << "] "
-              << done << "/" << total << " files" << (done == total ? "\n" : "") << std::flush;
+    std::cerr << "\r[" << std::string(filled, '#') << std::string(30 - filled, '.') << "] " << done
+              << "/" << total << " files" << (done == total ? "\n" : "") << std::flush;
   };
 }
 
@@ -112,7 +112,8 @@ int run_batch_command(BatchArgs& args) {
       if (r.stale) std::cout << r.diff;
     }
   }
-  for (const std::string& error : run.run_errors) std::cerr << "slurm2air: error: " << error << "\n";
+  for (const std::string& error : run.run_errors)
+    std::cerr << "slurm2air: error: " << error << "\n";
   std::cout << batch::render_summary(run, options);
   return exit_code(run, options.check);
 }

@@ -30,8 +30,8 @@ int run_check(CheckArgs& args) {
   if (result.up_to_date) return 0;
   std::cout << result.diff;
   std::cerr << "slurm2air: " << args.committed << " is not the translation of " << args.script
-            << " (stale or edited by hand); regenerate it with `slurm2air " << args.script
-            << " -o " << args.committed << "`\n";
+            << " (stale or edited by hand); regenerate it with `slurm2air " << args.script << " -o "
+            << args.committed << "`\n";
   return 1;
 }
 

@@ -51,6 +51,10 @@ std::vector<std::string> fields_from(const air::Workload& w, Span span) {
 }
 
 /// Source text with secret bytes masked and control bytes made visible.
+uint32_t line_of_offset(const Translation& t, uint32_t offset) {
+  return t.file->line_col(offset).line;
+}
+
 std::string shown(const Translation& t, Span span) {
   std::string text(t.file->slice(span));
   for (Span secret : t.redactions) {
@@ -102,19 +106,46 @@ void explain_directive(const Translation& t, const DirectiveOutcome& outcome, Li
   fate.phrases.push_back(phrase);
 }
 
+/// A replacement as one short line.
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+  }
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
 void explain_edit(const Translation& t, const air::LoggedEdit& edit, LineFate& fate) {
-  const std::string before = shown(t, edit.span);
+  const uint32_t first = t.file->line_col(edit.span.begin).line;
+  const uint32_t last = t.file->line_col(edit.span.end > 0 ? edit.span.end - 1 : 0).line;
   std::string phrase;
-  if (edit.replacement.empty()) {
-    phrase = "removed `" + before + "`";
+  if (last > first) {
+    // A rewrite of several lines: its inner lines say what became of them.
+    phrase = "lines " + std::to_string(first) + "-" + std::to_string(last) + " rewritten";
+  } else if (edit.replacement.empty()) {
+    phrase = "removed `" + shown(t, edit.span) + "`";
   } else if (edit.span.empty()) {
-    phrase = "inserted `" + edit.replacement + "`";
+    phrase = "inserted `" + one_line(edit.replacement) + "`";
   } else {
-    phrase = "`" + before + "` -> `" + edit.replacement + "`";
+    phrase = "`" + shown(t, edit.span) + "` -> `" + one_line(edit.replacement) + "`";
   }
   if (!edit.reason.empty()) phrase += ": " + edit.reason;
   fate.phrases.push_back(phrase);
   raise(fate, Kind::changed);
+}
+
+/// Inside a multi-line rewrite, a line whose text survives in the
+/// replacement was kept; otherwise the rewrite dropped it.
+std::string fate_inside_rewrite(const Translation& t, Span line) {
+  for (const air::LoggedEdit& edit : t.edits) {
+    if (!(edit.span.begin < line.begin && line.begin < edit.span.end)) continue;
+    std::string_view text = t.file->slice(line);
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    if (edit.replacement.find(text) != std::string::npos) return "kept in command";
+    return "dropped by the rewrite of lines " + std::to_string(line_of_offset(t, edit.span.begin)) +
+           "-" + std::to_string(line_of_offset(t, edit.span.end - 1));
+  }
+  return "kept in command";
 }
 
 bool line_in(const std::vector<Span>& lines, Span line) {
@@ -122,28 +153,37 @@ bool line_in(const std::vector<Span>& lines, Span line) {
                      [&](Span s) { return s.begin <= line.begin && line.begin < s.end + 1; });
 }
 
-/// 1-based line of an offset, clamped to the lines that exist.
+/// Lines shown: a final newline does not start another line.
+uint32_t shown_lines(const Translation& t) {
+  const uint32_t count = t.file->line_count();
+  const bool trailing = !t.file->text().empty() && t.file->text().back() == '\n';
+  return std::max<uint32_t>(trailing ? count - 1 : count, 1);
+}
+
+/// 1-based line of an offset, clamped to the lines shown.
 uint32_t line_of(const Translation& t, uint32_t offset) {
-  return std::clamp<uint32_t>(t.file->line_col(offset).line, 1, std::max<uint32_t>(t.file->line_count(), 1));
+  return std::clamp<uint32_t>(t.file->line_col(offset).line, 1, shown_lines(t));
 }
 
 }  // namespace
 
 std::vector<LineFate> explain_lines(const Translation& t) {
-  const uint32_t count = std::max<uint32_t>(t.file->line_count(), 1);
+  const uint32_t count = shown_lines(t);
   std::vector<LineFate> fates(count);
   for (const DirectiveOutcome& outcome : t.directives) {
     explain_directive(t, outcome, fates[line_of(t, outcome.option->span.begin) - 1]);
   }
-  for (const air::LoggedEdit& edit : t.edits) explain_edit(t, edit, fates[line_of(t, edit.span.begin) - 1]);
+  for (const air::LoggedEdit& edit : t.edits)
+    explain_edit(t, edit, fates[line_of(t, edit.span.begin) - 1]);
   for (uint32_t line = 1; line <= count; ++line) {
     LineFate& fate = fates[line - 1];
     const Span span = t.file->line_span(line);
     const std::string_view text = t.file->slice(span);
     const bool blank = text.find_first_not_of(" \t\r") == std::string_view::npos;
     if (line == 1 && text.substr(0, 2) == "#!") {
-      fate.phrases.insert(fate.phrases.begin(), "interpreter line: dropped (AI Runtime runs the "
-                                                "command with bash)");
+      fate.phrases.insert(fate.phrases.begin(),
+                          "interpreter line: dropped (AI Runtime runs the "
+                          "command with bash)");
       raise(fate, Kind::dropped);
     } else if (line_in(t.scan.ignored_directive_lines, span)) {
       fate.phrases.push_back("ignored: sbatch stops reading directives at the first command");
@@ -152,7 +192,7 @@ std::vector<LineFate> explain_lines(const Translation& t) {
                !blank) {
       fate.phrases.push_back("comment before the body: not carried over");
     } else if (span.begin >= t.scan.body_offset && !blank && fate.phrases.empty()) {
-      fate.phrases.push_back(t.workload ? "kept in command" : "not converted");
+      fate.phrases.push_back(t.workload ? fate_inside_rewrite(t, span) : "not converted");
       raise(fate, t.workload ? Kind::mapped : Kind::problem);
     }
     if (t.workload && span.begin >= t.scan.body_offset) {
@@ -236,11 +276,16 @@ std::string pad(const std::string& text, size_t width) {
 
 std::string_view color_of(Kind kind) {
   switch (kind) {
-    case Kind::plain: return "";
-    case Kind::mapped: return "\x1b[32m";
-    case Kind::changed: return "\x1b[33m";
-    case Kind::dropped: return "\x1b[2m";
-    case Kind::problem: return "\x1b[31m";
+    case Kind::plain:
+      return "";
+    case Kind::mapped:
+      return "\x1b[32m";
+    case Kind::changed:
+      return "\x1b[33m";
+    case Kind::dropped:
+      return "\x1b[2m";
+    case Kind::problem:
+      return "\x1b[31m";
   }
   return "";
 }
@@ -263,7 +308,7 @@ std::string expand_tabs(std::string text) {
 
 std::string render_explain(const Translation& t, const ExplainOptions& options) {
   const size_t width = std::max<size_t>(options.width, 60);
-  const uint32_t count = t.file->line_count();
+  const uint32_t count = shown_lines(t);
   const size_t gutter = std::to_string(std::max<uint32_t>(count, 1)).size();
   const std::vector<LineFate> fates = explain_lines(t);
   const ReportInput masked{*t.file, t.diagnostics, t.redactions};
@@ -276,7 +321,8 @@ std::string render_explain(const Translation& t, const ExplainOptions& options) 
   const size_t left = std::clamp<size_t>(longest, 20, room * 45 / 100);
   const size_t right = room - left;
 
-  std::string out = "slurm2air explain: " + shown_name(t) + (t.workload ? " -> train.yaml" : " (not converted)") + "\n\n";
+  std::string out = "slurm2air explain: " + shown_name(t) +
+                    (t.workload ? " -> train.yaml" : " (not converted)") + "\n\n";
   out += std::string(gutter, ' ') + " | " + pad("script", left) + " | what became of it\n";
   out += std::string(gutter, '-') + "-+-" + std::string(left, '-') + "-+-" +
          std::string(std::min<size_t>(right, 40), '-') + "\n";

@@ -14,9 +14,12 @@ namespace {
 
 std::string_view sarif_level(Severity severity) {
   switch (severity) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::note: return "note";
+    case Severity::error:
+      return "error";
+    case Severity::warning:
+      return "warning";
+    case Severity::note:
+      return "note";
   }
   return "note";
 }
@@ -66,8 +69,8 @@ void write_rule(JsonWriter& json, const CodeInfo& info, const SarifOptions& opti
   json.key("shortDescription").begin_object().field("text", title).end_object();
   json.key("fullDescription")
       .begin_object()
-      .field("text", title + ". Run `slurm2air --explain " + code_id(info.code) +
-                         "` for an example.")
+      .field("text",
+             title + ". Run `slurm2air --explain " + code_id(info.code) + "` for an example.")
       .end_object();
   json.field("helpUri", options.docs_uri + "#" + diagnostics_anchor(info.code));
   json.key("defaultConfiguration")
@@ -124,8 +127,7 @@ void write_results(JsonWriter& json, const SarifFile& file) {
   const auto write_all = [&](const Diagnostics& diagnostics, bool suppressed) {
     for (const Diagnostic& d : diagnostics) {
       const uint32_t line = file.report.file.line_col(d.span.begin).line;
-      const std::string hash =
-          hex64(line_hash(code_id(d.code), redacted_line(file.report, line)));
+      const std::string hash = hex64(line_hash(code_id(d.code), redacted_line(file.report, line)));
       const std::string fingerprint = hash + ":" + std::to_string(++occurrences[hash]);
       write_result(json, file, d, fingerprint, suppressed);
     }
@@ -150,8 +152,8 @@ std::string path_to_uri(const std::string& path) {
   std::string out = !path.empty() && path.front() == '/' ? "file://" : "";
   for (char c : path) {
     const auto u = static_cast<unsigned char>(c);
-    const bool unreserved = std::isalnum(u) != 0 || c == '-' || c == '.' || c == '_' ||
-                            c == '~' || c == '/';
+    const bool unreserved =
+        std::isalnum(u) != 0 || c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
     if (unreserved) {
       out.push_back(c);
     } else {

@@ -55,17 +55,20 @@ std::string script(size_t i) {
     case 0:  // clean
       return "#!/bin/bash\n#SBATCH --job-name=job" + n +
              "\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --time=01:00:00\n"
-             "srun python train.py --seed " + n + "\n";
+             "srun python train.py --seed " +
+             n + "\n";
     case 1:  // findings
       return "#!/bin/bash\n#SBATCH --qos=high\n#SBATCH --mem=200G\n#SBATCH --gpus-per-node=4\n"
-             "python train.py --seed " + n + "\n";
-    case 2:  // error: not converted
+             "python train.py --seed " +
+             n + "\n";
+    case 2:  // an error: converted, with findings (as the single-file CLI does)
       return "#!/bin/bash\n#SBATCH --nodes=abc" + n + "\nsrun python x.py\n";
     case 3:  // srun only, sh
       return "#!/bin/sh\nsrun hostname\necho " + n + "\n";
     case 4:  // env bash, GPUs in total
       return "#!/usr/bin/env bash\n#SBATCH -N 4\n#SBATCH --gpus=32\n#SBATCH --account=ml\n"
-             "srun torchrun --nproc_per_node=8 train.py " + n + "\n";
+             "srun torchrun --nproc_per_node=8 train.py " +
+             n + "\n";
     default:  // not an sbatch script at all
       return "#!/bin/bash\necho hello " + n + "\n";
   }
@@ -151,14 +154,16 @@ TEST_F(BatchTree, ConvertsDeterministicallyAndSafely) {
   // 3000 generated files: 2500 scripts, 500 not scripts.
   size_t counts[6] = {0, 0, 0, 0, 0, 0};
   for (const FileResult& r : one.files) ++counts[static_cast<size_t>(r.status)];
-  EXPECT_EQ(counts[static_cast<size_t>(FileStatus::not_script)], 500U + 3U);  // + empty, binary, README
-  EXPECT_EQ(counts[static_cast<size_t>(FileStatus::skipped)], 5U);  // 3 links, linkdir, FIFO
+  EXPECT_EQ(counts[static_cast<size_t>(FileStatus::not_script)],
+            500U + 3U);                                             // + empty, binary, README
+  EXPECT_EQ(counts[static_cast<size_t>(FileStatus::skipped)], 4U);  // 2 file links, linkdir, FIFO
   // Hostile names converted under OUT, by their own names.
-  for (const char* name : {"with space.sh", "a..b.sh", "new\nline.sh", "-leading-dash.sh", "--force",
-                           "dir.sh/inner.sh"}) {
+  for (const char* name : {"with space.sh", "a..b.sh", "new\nline.sh", "-leading-dash.sh",
+                           "--force", "dir.sh/inner.sh"}) {
     EXPECT_TRUE(fs::is_regular_file(base_ / "out1/hostile" / (std::string(name) + ".yaml")))
         << name;
   }
+  const std::string md = slurp(base_ / "out1/migration-report.md");
   // Failures are isolated and say why.
   EXPECT_EQ(find(one, "hostile/huge.sh").status, FileStatus::failed);
   EXPECT_EQ(find(one, "hostile/huge.sh").reason,
@@ -170,13 +175,12 @@ TEST_F(BatchTree, ConvertsDeterministicallyAndSafely) {
   if (::geteuid() != 0) {
     EXPECT_EQ(find(one, "hostile/unreadable.sh").status, FileStatus::failed);
   }
-  EXPECT_EQ(find(one, "team2/job2.sh").status, FileStatus::failed);
+  EXPECT_EQ(find(one, "team2/job2.sh").status, FileStatus::findings);
   EXPECT_EQ(find(one, "team0/job0.sh").status, FileStatus::clean)
       << slurp(base_ / "out1/team0/job0.sh.report.txt");
-  EXPECT_TRUE(fs::exists(base_ / "out1/team2/job2.sh.report.txt"));
-  EXPECT_FALSE(fs::exists(base_ / "out1/team2/job2.sh.yaml"));
+  EXPECT_NE(slurp(base_ / "out1/team2/job2.sh.report.txt").find("[S2A2101]"), std::string::npos);
+  EXPECT_NE(md.find("team2/job2.sh | S2A2101 invalid"), std::string::npos);
   // The migration report names what a planning meeting needs.
-  const std::string md = slurp(base_ / "out1/migration-report.md");
   EXPECT_NE(md.find("| Converted with findings |"), std::string::npos);
   EXPECT_NE(md.find("| --qos | 0 | 500 | 500 |"), std::string::npos) << md.substr(0, 3000);
   EXPECT_NE(md.find("new?line.sh"), std::string::npos);
@@ -260,7 +264,7 @@ TEST(Classify, ByContent) {
   EXPECT_FALSE(looks_like_sbatch_script("#!/bin/bash\nmysrun x\n"));
   EXPECT_FALSE(looks_like_sbatch_script("#SBATCH -N 1\nsrun x\n"));
   EXPECT_FALSE(looks_like_sbatch_script(""));
-  EXPECT_FALSE(looks_like_sbatch_script(std::string("#!/bin/bash\n#SBATCH -N 1\n\0", 25)));
+  EXPECT_FALSE(looks_like_sbatch_script(std::string("#!/bin/bash\n#SBATCH -N 1\n\0", 26)));
 }
 
 TEST(Glob, NameOrPath) {
@@ -275,10 +279,9 @@ TEST(BatchCli, ExitCodesSummaryAndCheck) {
   fs::remove_all(dir);
   write(dir / "in/a.sh", script(0));
   write(dir / "in/b.sh", script(1));
-  auto result = testing::run_process(SLURM2AIR_BINARY,
-                                     {"batch", "in", "--out-dir", "out", "--jobs", "2",
-                                      "--report-format", "sarif"},
-                                     dir.string());
+  auto result = testing::run_process(
+      SLURM2AIR_BINARY,
+      {"batch", "in", "--out-dir", "out", "--jobs", "2", "--report-format", "sarif"}, dir.string());
   EXPECT_EQ(result.exit_code, 1) << result.err;
   EXPECT_NE(result.out.find("2 sbatch scripts: 1 converted cleanly, 1 with findings, 0 failed"),
             std::string::npos)
@@ -289,17 +292,16 @@ TEST(BatchCli, ExitCodesSummaryAndCheck) {
                                 dir.string());
   EXPECT_EQ(result.exit_code, 0) << result.out;  // nothing stale (findings do not count)
   EXPECT_EQ(result.out.find("---"), std::string::npos) << result.out;
-  result = testing::run_process(SLURM2AIR_BINARY, {"check", "in/a.sh", "out/a.sh.yaml"},
-                                dir.string());
+  result =
+      testing::run_process(SLURM2AIR_BINARY, {"check", "in/a.sh", "out/a.sh.yaml"}, dir.string());
   EXPECT_EQ(result.exit_code, 0) << result.err;
   std::string yaml = slurp(dir / "out/a.sh.yaml");
   yaml[yaml.find("max_retries: 1") + 13] = '2';
   write(dir / "out/a.sh.yaml", yaml);
-  result = testing::run_process(SLURM2AIR_BINARY, {"check", "in/a.sh", "out/a.sh.yaml"},
-                                dir.string());
+  result =
+      testing::run_process(SLURM2AIR_BINARY, {"check", "in/a.sh", "out/a.sh.yaml"}, dir.string());
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_NE(result.out.find("-max_retries: 2\n+max_retries: 1\n"), std::string::npos)
-      << result.out;
+  EXPECT_NE(result.out.find("-max_retries: 2\n+max_retries: 1\n"), std::string::npos) << result.out;
   fs::remove_all(dir);
 }
 

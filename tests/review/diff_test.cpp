@@ -64,7 +64,7 @@ TEST(CheckTranslation, UpToDateAndOneCharacterDrift) {
 }
 
 TEST(CheckTranslation, ScriptThatNoLongerConverts) {
-  const Translation t = translate("job.sh", "#!/bin/bash\n#SBATCH --nodes=abc\npython x.py\n");
+  const Translation t = translate("job.sh", std::string("#!/bin/bash\n\0python x.py\n", 25));
   const CheckResult result = check_translation(t, "experiment_name: x\n", "train.yaml");
   EXPECT_FALSE(result.up_to_date);
   EXPECT_EQ(result.problem, "job.sh no longer converts; run slurm2air on it to see why");

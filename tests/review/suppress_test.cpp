@@ -57,10 +57,10 @@ INSTANTIATE_TEST_SUITE_P(
                       TrailingCase{"", false}));
 
 TEST(Suppression, CommentAloneCoversTheNextLine) {
-  const Translation t = translate(
-      "job.sh",
-      "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n# slurm2air: disable=S2A3101\n"
-      "#SBATCH --qos=high\npython train.py\n");
+  const Translation t =
+      translate("job.sh",
+                "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n# slurm2air: disable=S2A3101\n"
+                "#SBATCH --qos=high\npython train.py\n");
   EXPECT_FALSE(reports(t, Code::directive_not_mapped));
   ASSERT_EQ(t.suppressed.size(), 1U);
   EXPECT_EQ(t.suppressed[0].code, Code::directive_not_mapped);
@@ -89,10 +89,10 @@ TEST(Suppression, UnknownCodeIsReportedAtTheCode) {
 }
 
 TEST(Suppression, ErrorsAreNeverSuppressed) {
-  const Translation t = translate(
-      "job.sh",
-      "#!/bin/bash\n#SBATCH --nodes=abc  # slurm2air: disable=invalid_option_value\n"
-      "python train.py\n");
+  const Translation t =
+      translate("job.sh",
+                "#!/bin/bash\n#SBATCH --nodes=abc  # slurm2air: disable=invalid_option_value\n"
+                "python train.py\n");
   EXPECT_TRUE(reports(t, Code::invalid_option_value));
   EXPECT_TRUE(reports(t, Code::suppression_of_error));
   EXPECT_TRUE(t.suppressed.empty());
@@ -107,10 +107,10 @@ TEST(Suppression, SiteWideListFromOptions) {
 }
 
 TEST(Suppression, InsideAStringIsNotAComment) {
-  const Translation t = translate(
-      "job.sh",
-      "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --qos=high\n"
-      "echo \"x#slurm2air: disable-file=S2A3101\"\npython train.py\n");
+  const Translation t =
+      translate("job.sh",
+                "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --qos=high\n"
+                "echo \"x#slurm2air: disable-file=S2A3101\"\npython train.py\n");
   EXPECT_TRUE(reports(t, Code::directive_not_mapped));
 }
 
