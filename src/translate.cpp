@@ -4,6 +4,7 @@
 
 #include "air/directive_policy.hpp"
 #include "air/map_workload.hpp"
+#include "diag/suppress.hpp"
 #include "emit/validate.hpp"
 #include "emit/yaml.hpp"
 
@@ -153,6 +154,8 @@ Translation translate(std::string file_name, std::string text, const TranslateOp
     d.hint = replace_all(std::move(d.hint), secrets, "<redacted>");
   }
   sort_by_position(diagnostics);
+  // 7. Last: what the user or the site chose to silence.
+  t.suppressed = apply_suppressions(*t.file, options.suppressed_codes, diagnostics);
   return t;
 }
 

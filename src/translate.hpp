@@ -31,7 +31,10 @@ struct TranslateOptions {
   std::optional<std::string> target_schema;     // --target-schema cli-1.19 | cli-1.20
   std::optional<std::string> secret_scope;      // --secret-scope
   std::optional<profile::Profile> profile;      // --profile FILE, or the documented lookup
-  std::vector<std::string> suppress;            // codes/rules to leave out (profile + flags)
+  std::vector<Code> suppressed_codes;           // site-wide suppressions (diag/suppress.hpp)
+  // --profile FILE: read by the command line (cli::apply_site_profile) into
+  // `profile` before translate(), which itself never touches the filesystem.
+  std::string profile_path;
 };
 
 /// "cli-1.19" / "cli-1.20"; empty for anything else.
@@ -48,6 +51,7 @@ struct Translation {
   Diagnostics diagnostics;                 // sorted by position
   std::vector<Span> redactions;            // secret values: never print these bytes
   std::vector<air::LoggedEdit> edits;      // every change made to the user's command
+  Diagnostics suppressed;                  // silenced by `# slurm2air: disable=` or the site
 };
 
 /// `text` with every secret value of `t` (the bytes under t.redactions)

@@ -116,6 +116,7 @@ class CommandMapper final : public CommandEditor {
         experiment_name_(experiment_name),
         diagnostics_(diagnostics),
         edits_(body.views.size()),
+        logs_(body.views.size()),
         replaced_(body.views.size()),
         setup_(*this, body, setup_options, setup_result_) {}
 
@@ -142,6 +143,11 @@ class CommandMapper final : public CommandEditor {
     result_.env_variables = std::move(setup_result_.env_variables);
     result_.secrets = std::move(setup_result_.secrets);
     result_.redactions = std::move(setup_result_.redactions);
+    for (auto& log : logs_) {
+      result_.edits.insert(result_.edits.end(), log.begin(), log.end());
+    }
+    std::stable_sort(result_.edits.begin(), result_.edits.end(),
+                     [](const LoggedEdit& a, const LoggedEdit& b) { return a.span.begin < b.span.begin; });
     return std::move(result_);
   }
 
@@ -153,9 +159,27 @@ class CommandMapper final : public CommandEditor {
     return v.exact ? span : v.fallback;
   }
 
+  /// Records an edit and its reason. Edits never overlap in effect
+  /// (apply_edits keeps the first by position), so the log must not show one
+  /// that will not happen: a new edit inside an earlier one is dropped, and a
+  /// new edit covering earlier ones supersedes them.
   void edit(uint32_t view, Span span, std::string replacement, std::string reason) override {
-    result_.edits.push_back({file_span(view, span), replacement, std::move(reason)});
-    edits_[view].push_back({span, std::move(replacement)});
+    std::vector<Edit>& list = edits_[view];
+    std::vector<LoggedEdit>& log = logs_[view];
+    auto inside = [](Span inner, Span outer) {
+      return !inner.empty() && outer.begin <= inner.begin && inner.end <= outer.end;
+    };
+    for (const Edit& earlier : list) {
+      if (inside(span, earlier.span) && !(earlier.span == span)) return;
+    }
+    for (size_t i = list.size(); i-- > 0;) {
+      if (inside(list[i].span, span)) {
+        list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+        log.erase(log.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    }
+    log.push_back({file_span(view, span), replacement, std::move(reason)});
+    list.push_back({span, std::move(replacement)});
   }
 
   void replace(uint32_t view, Span span, std::string replacement, std::string reason) override {
@@ -1120,6 +1144,7 @@ class CommandMapper final : public CommandEditor {
   const std::string& experiment_name_;
   Diagnostics& diagnostics_;
   std::vector<std::vector<Edit>> edits_;     // per text view
+  std::vector<std::vector<LoggedEdit>> logs_;  // per text view, parallel to edits_
   std::vector<std::vector<Span>> replaced_;  // per text view: spans whose text is gone
   bool first_launch_seen_ = false;
   ShellVariables variables_;                 // the batch script's simple assignments

@@ -12,9 +12,11 @@
 
 #include "cli/rehearse.hpp"
 #include "cli/profile.hpp"
+#include "cli/batch_commands.hpp"
 #include "diag/catalog.hpp"
 #include "emit/inspect.hpp"
 #include "emit/report.hpp"
+#include "emit/sarif.hpp"
 #include "io/files.hpp"
 #include "translate.hpp"
 
@@ -50,30 +52,29 @@ struct ConvertArgs {
   std::string report_file;
   s2a::TranslateOptions translate;
   bool no_comments = false;
-  std::string profile;  // --profile FILE
 };
 
-void add_translate_options(CLI::App& app, ConvertArgs& args) {
+void add_translate_options(CLI::App& app, s2a::TranslateOptions& options) {
   std::vector<std::string> types;
   for (const auto& type : s2a::air::accelerator_types()) types.emplace_back(type.name);
-  app.add_option("--accelerator-type", args.translate.accelerator_type,
+  app.add_option("--accelerator-type", options.accelerator_type,
                  "AI Runtime accelerator type (overrides the mapping policy)")
       ->check(CLI::IsMember(types));
-  app.add_option("--env-version", args.translate.env_version,
+  app.add_option("--env-version", options.env_version,
                  "environment.version (e.g. 4, or databricks_ai_v5)");
-  app.add_option("--dependency", args.translate.dependencies,
+  app.add_option("--dependency", options.dependencies,
                  "a pip requirement for environment.dependencies (repeatable)");
-  app.add_option("--requirements", args.translate.requirements,
+  app.add_option("--requirements", options.requirements,
                  "a requirements file under the code root, added as `-r FILE`");
-  app.add_option("--experiment-name", args.translate.experiment_name,
+  app.add_option("--experiment-name", options.experiment_name,
                  "experiment_name (default: --job-name, else the file name)");
-  app.add_option("--profile", args.profile,
+  app.add_option("--profile", options.profile_path,
                  "site profile (default: ./slurm2air.yaml, then $XDG_CONFIG_HOME/slurm2air/profile.yaml)");
-  app.add_option("--target-schema", args.translate.target_schema,
+  app.add_option("--target-schema", options.target_schema,
                  "output schema: cli-1.19 (nested code_source, docker_image; default) or cli-1.20 "
                  "(flat code_source, unity_catalog_image)")
       ->check(CLI::IsMember({"cli-1.19", "cli-1.20"}));
-  app.add_option("--secret-scope", args.translate.secret_scope,
+  app.add_option("--secret-scope", options.secret_scope,
                  "Databricks secret scope for credentials found in the script (default: slurm2air)");
 }
 
@@ -81,19 +82,19 @@ Translation run_translate(const ConvertArgs& args) {
   std::string name = args.input == "-" ? "<stdin>" : args.input;
   s2a::TranslateOptions options = args.translate;
   options.provenance_comments = !args.no_comments;
-  options.profile = s2a::cli::load_profile_for(args.profile);
-  if (options.profile) {
-    spdlog::debug("site profile {}", options.profile->path);
-    options.suppress.insert(options.suppress.begin(), options.profile->suppress.begin(),
-                            options.profile->suppress.end());
-  }
+  s2a::cli::apply_site_profile(options);
   spdlog::debug("translating {}", name);
   return s2a::translate(std::move(name), s2a::io::read_script(args.input), options);
 }
 
 std::string render_report(const Translation& t, const std::string& format, int exit_code) {
-  const s2a::emit::ReportInput input{*t.file, t.diagnostics, t.redactions};
+  const s2a::emit::ReportInput input{*t.file, t.diagnostics, t.redactions, &t.suppressed};
   if (format == "json") return s2a::emit::render_json(input, exit_code);
+  if (format == "gcc") return s2a::emit::render_gcc(input);
+  if (format == "sarif") {
+    const s2a::emit::SarifFile file{input, t.file->name()};
+    return s2a::emit::render_sarif({&file, 1});
+  }
   return s2a::emit::render_text(input);
 }
 
@@ -143,14 +144,14 @@ int main(int argc, char** argv) {
   app.add_option("script", args.input, "sbatch script to convert (- for stdin)");
   app.add_option("-o,--output", args.output, "write train.yaml here (default: stdout)");
   app.add_option("--report-format", args.report_format, "report format")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember({"text", "json", "gcc", "sarif"}));
   app.add_option("--report-file", args.report_file, "write the report here (default: stderr)");
   app.add_flag("--no-comments", args.no_comments, "omit provenance comments from the YAML");
   app.add_flag("-v,--verbose", verbose, "trace what slurm2air does on stderr");
   app.add_option("--explain", explain, "describe a diagnostic code, e.g. S2A3004");
   bool catalog = false;
   app.add_flag("--diagnostics-markdown", catalog, "print the diagnostics catalog (docs/diagnostics.md)");
-  add_translate_options(app, args);
+  add_translate_options(app, args.translate);
 
   ConvertArgs inspect_args;
   CLI::App* inspect_cmd = app.add_subcommand("inspect", "print what slurm2air understood the job to be");
@@ -158,7 +159,12 @@ int main(int argc, char** argv) {
   bool json_flag = true;  // JSON is the only format; the flag is accepted for clarity
   inspect_cmd->add_flag("--json", json_flag, "JSON output (the default)");
   inspect_cmd->add_option("-o,--output", inspect_args.output, "write here (default: stdout)");
-  add_translate_options(*inspect_cmd, inspect_args);
+  add_translate_options(*inspect_cmd, inspect_args.translate);
+  // Review subcommands (docs/batch.md, docs/review.md).
+  const std::vector<s2a::cli::Subcommand> review = {
+      s2a::cli::add_batch_command(app, add_translate_options),
+      s2a::cli::add_explain_command(app, add_translate_options),
+      s2a::cli::add_check_command(app, add_translate_options)};
   CLI::App* rehearse_cmd = s2a::cli::add_rehearse_command(app);
 
   CLI::App* profile_cmd = app.add_subcommand("profile", "site profile commands");
@@ -187,6 +193,9 @@ int main(int argc, char** argv) {
     if (*inspect_cmd) return inspect(inspect_args);
     if (*rehearse_cmd) return s2a::cli::run_rehearse_command();
     if (*profile_init_cmd) return s2a::cli::profile_init(profile_path);
+    for (const s2a::cli::Subcommand& command : review) {
+      if (*command.app) return command.run();
+    }
     if (args.input.empty()) {
       std::cerr << app.help();
       return kExitUsage;

@@ -2,6 +2,10 @@
 // (docs/profile.md). It never overwrites: an existing file is the user's.
 #include "cli/profile.hpp"
 
+#include <spdlog/spdlog.h>
+
+#include "diag/suppress.hpp"
+
 #include <filesystem>
 #include <iostream>
 
@@ -25,6 +29,17 @@ std::optional<profile::Profile> load_profile_for(const std::string& flag) {
   if (!flag.empty()) return profile::load_profile(flag);
   if (auto found = profile::find_default_profile()) return profile::load_profile(*found);
   return std::nullopt;
+}
+
+void apply_site_profile(TranslateOptions& options) {
+  options.profile = load_profile_for(options.profile_path);
+  if (!options.profile) return;
+  spdlog::debug("site profile {}", options.profile->path);
+  for (const std::string& entry : options.profile->suppress) {
+    const std::optional<Code> code = find_code(entry);
+    if (!code) throw profile::ProfileError(options.profile->path + ": suppress: unknown code \"" + entry + "\"");
+    options.suppressed_codes.push_back(*code);
+  }
 }
 
 }  // namespace s2a::cli

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "profile/profile.hpp"
+#include "translate.hpp"
 
 namespace s2a::cli {
 
@@ -13,5 +14,9 @@ int profile_init(const std::string& path);
 
 /// --profile FILE when given, else the documented lookup; throws ProfileError.
 [[nodiscard]] std::optional<profile::Profile> load_profile_for(const std::string& flag);
+
+/// Loads the site profile for `options.profile_path` (or the lookup) into
+/// `options`, with its suppressed codes; throws ProfileError.
+void apply_site_profile(TranslateOptions& options);
 
 }  // namespace s2a::cli

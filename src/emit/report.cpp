@@ -49,13 +49,28 @@ std::string redacted_line(const ReportInput& input, uint32_t line) {
   return printable(std::move(text));
 }
 
+namespace {
+
+std::string gcc_line(const ReportInput& input, const Diagnostic& d) {
+  const Region r = region_of(input.file, d.span);
+  return printable(input.file.name()) + ":" + std::to_string(r.start.line) + ":" +
+         std::to_string(r.start.col) + ": " + std::string(severity_name(d.severity())) + ": " +
+         printable(d.message) + " [" + code_id(d.code) + "]\n";
+}
+
+}  // namespace
+
+std::string render_gcc(const ReportInput& input) {
+  std::string out;
+  for (const Diagnostic& d : input.diagnostics) out += gcc_line(input, d);
+  return out;
+}
+
 std::string render_text(const ReportInput& input) {
   std::string out;
   for (const Diagnostic& d : input.diagnostics) {
     const Region r = region_of(input.file, d.span);
-    out += input.file.name() + ":" + std::to_string(r.start.line) + ":" +
-           std::to_string(r.start.col) + ": " + std::string(severity_name(d.severity())) + ": " +
-           printable(d.message) + " [" + code_id(d.code) + "]\n";
+    out += gcc_line(input, d);
     const std::string line = redacted_line(input, r.start.line);
     if (!line.empty()) {
       const std::string number = std::to_string(r.start.line);
@@ -82,6 +97,7 @@ std::string render_json(const ReportInput& input, int exit_code) {
   json.field("errors", static_cast<uint64_t>(counts[0]));
   json.field("warnings", static_cast<uint64_t>(counts[1]));
   json.field("notes", static_cast<uint64_t>(counts[2]));
+  json.field("suppressed", static_cast<uint64_t>(input.suppressed ? input.suppressed->size() : 0));
   json.end_object();
   json.key("diagnostics").begin_array();
   for (const Diagnostic& d : input.diagnostics) {

@@ -14,10 +14,14 @@ struct ReportInput {
   const SourceFile& file;
   const Diagnostics& diagnostics;
   const std::vector<Span>& redactions;  // bytes never to print (secret values)
+  const Diagnostics* suppressed = nullptr;  // silenced ones: counted in JSON, never printed
 };
 
 /// `file:line:col: severity: message [S2A1234]`, the line, a caret, a hint.
 [[nodiscard]] std::string render_text(const ReportInput& input);
+/// `file:line:col: severity: message [S2A1234]`, one line per diagnostic
+/// (for editors and CI log matchers).
+[[nodiscard]] std::string render_gcc(const ReportInput& input);
 /// One JSON document for one script.
 [[nodiscard]] std::string render_json(const ReportInput& input, int exit_code);
 /// A source line with the redacted bytes replaced by '*'.

@@ -1,0 +1,429 @@
+// The batch engine: a thread pool translates, then one thread writes.
+//
+// Phase 1 (parallel) reads, classifies and translates each candidate into a
+// FileResult at the candidate's index, so results never depend on timing.
+// Phase 2 (serial, in path order) resolves output collisions and writes;
+// writing is cheap next to translating and doing it in order keeps the OUT
+// tree deterministic and an interruption easy to stop at a file boundary.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "batch/batch.hpp"
+#include "batch/check.hpp"
+#include "emit/report.hpp"
+#include "emit/sarif.hpp"
+#include "io/files.hpp"
+
+namespace s2a::batch {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::string_view kYamlSuffix = ".yaml";
+
+bool cancelled(const BatchOptions& options) {
+  return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
+}
+
+std::string report_suffix(const std::string& format) {
+  return format == "json" ? ".report.json" : ".report.txt";
+}
+
+struct ReadResult {
+  std::string text;
+  std::string error;
+};
+
+/// Reads a regular file of at most kMaxScriptBytes. O_NOFOLLOW and
+/// O_NONBLOCK guard against the entry having been swapped for a link or a
+/// FIFO since it was listed.
+ReadResult read_bounded(const fs::path& path) {
+  ReadResult result;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    result.error = std::string("cannot be read (") + std::strerror(errno) + ")";
+    return result;
+  }
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    result.error = "not a regular file";
+    return result;
+  }
+  if (static_cast<uint64_t>(info.st_size) > kMaxScriptBytes) {
+    ::close(fd);
+    result.error = "larger than 4 MiB (Slurm's default max_script_size)";
+    return result;
+  }
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      result.error = std::string("read error (") + std::strerror(errno) + ")";
+      break;
+    }
+    result.text.append(buffer, static_cast<size_t>(n));
+    if (result.text.size() > kMaxScriptBytes) {
+      result.error = "larger than 4 MiB (Slurm's default max_script_size)";
+      break;
+    }
+  }
+  ::close(fd);
+  if (!result.error.empty()) result.text.clear();
+  return result;
+}
+
+std::string render_file_report(const FileResult& r, const std::string& format, int exit_code) {
+  const emit::ReportInput input{*r.file, r.diagnostics, r.redactions, &r.suppressed};
+  if (format == "json") return emit::render_json(input, exit_code);
+  if (format == "gcc") return emit::render_gcc(input);
+  return emit::render_text(input);
+}
+
+void summarize_translation(const Translation& t, FileResult& r) {
+  r.slurm_nodes = t.job.node_count();
+  r.slurm_gpus = t.job.total_gpus();
+  r.slurm_gpu_type = t.job.gpu_type();
+  for (const DirectiveOutcome& outcome : t.directives) {
+    ++r.directive_counts[static_cast<size_t>(outcome.status)];
+    if (outcome.status == DirectiveStatus::approximated ||
+        outcome.status == DirectiveStatus::reported) {
+      r.not_mapped.push_back({std::string(outcome.option->name()), outcome.status});
+    }
+  }
+  if (t.workload) {
+    r.air_nodes = t.workload->compute.nodes;
+    r.air_gpus = t.workload->compute.num_accelerators;
+    r.air_accelerator_type = t.workload->compute.accelerator_type;
+    r.yaml = t.yaml;
+  }
+  r.diagnostics = t.diagnostics;
+  r.suppressed = t.suppressed;
+  r.redactions = t.redactions;
+}
+
+int exit_code_for(const FileResult& r) {
+  return r.status == FileStatus::clean ? 0 : r.status == FileStatus::findings ? 1 : 2;
+}
+
+bool forced_by_include(const BatchOptions& options, const std::string& relative) {
+  return std::any_of(options.include.begin(), options.include.end(),
+                     [&](const std::string& glob) { return glob_matches(glob, relative); });
+}
+
+void compare_with_committed(const BatchOptions& options, const Translation& t, FileResult& r) {
+  const fs::path committed = output_path(options.out_dir, r.relative, kYamlSuffix);
+  const ReadResult existing = read_bounded(committed);
+  const std::string label = r.relative + std::string(kYamlSuffix);
+  if (!existing.error.empty()) {
+    // batch writes no YAML for a script with errors: none committed is current.
+    if (!t.workload) return;
+    r.stale = true;
+    r.diff = label + ": no committed translation (" + existing.error + ")\n";
+    return;
+  }
+  const CheckResult check = check_translation(t, existing.text, label);
+  r.stale = !check.up_to_date;
+  r.diff = check.problem.empty() ? check.diff : check.problem + "\n";
+}
+
+FileResult translate_candidate(const Candidate& candidate, const BatchOptions& options) {
+  FileResult r;
+  r.relative = candidate.relative;
+  r.display = candidate.display;
+  if (!candidate.skip_reason.empty()) {
+    r.status = FileStatus::skipped;
+    r.reason = candidate.skip_reason;
+    return r;
+  }
+  ReadResult read = read_bounded(candidate.path);
+  if (!read.error.empty()) {
+    r.status = FileStatus::failed;
+    r.reason = read.error;
+    return r;
+  }
+  if (!forced_by_include(options, candidate.relative) && !looks_like_sbatch_script(read.text)) {
+    r.status = FileStatus::not_script;
+    r.reason = "no #! line naming sh or bash with #SBATCH lines or srun/sbatch";
+    return r;
+  }
+  Translation t = translate(candidate.display, std::move(read.text), options.translate);
+  summarize_translation(t, r);
+  if (!t.workload) {
+    r.status = FileStatus::failed;
+    r.reason = "not converted: the script has errors";
+  } else {
+    const bool findings =
+        std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                    [](const Diagnostic& d) { return d.severity() != Severity::note; });
+    r.status = findings ? FileStatus::findings : FileStatus::clean;
+  }
+  if (options.check) compare_with_committed(options, t, r);
+  r.file = std::shared_ptr<const SourceFile>(std::move(t.file));
+  r.report = render_file_report(r, options.report_format, exit_code_for(r));
+  return r;
+}
+
+/// Never lets one file's problem reach the others: anything thrown becomes
+/// this file's failure.
+FileResult process(const Candidate& candidate, const BatchOptions& options) {
+  try {
+    return translate_candidate(candidate, options);
+  } catch (const std::exception& error) {
+    FileResult r;
+    r.relative = candidate.relative;
+    r.display = candidate.display;
+    r.status = FileStatus::failed;
+    r.reason = std::string("internal error: ") + error.what();
+    return r;
+  }
+}
+
+std::vector<FileResult> translate_all(const std::vector<Candidate>& candidates,
+                                      const BatchOptions& options, bool& interrupted) {
+  std::vector<FileResult> results(candidates.size());
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> done{0};
+  std::mutex progress_mutex;
+  const auto work = [&] {
+    for (size_t i = next++; i < candidates.size(); i = next++) {
+      if (cancelled(options)) {
+        results[i].relative = candidates[i].relative;
+        results[i].display = candidates[i].display;
+        results[i].status = FileStatus::interrupted;
+        results[i].reason = "interrupted before it was processed";
+        continue;
+      }
+      results[i] = process(candidates[i], options);
+      const size_t finished = ++done;
+      if (options.progress) {
+        std::lock_guard lock(progress_mutex);
+        options.progress(finished, candidates.size());
+      }
+    }
+  };
+  unsigned jobs = options.jobs != 0 ? options.jobs : std::thread::hardware_concurrency();
+  jobs = std::clamp<unsigned>(jobs, 1, 256);
+  std::vector<std::thread> pool;
+  for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(work);
+  work();
+  for (std::thread& thread : pool) thread.join();
+  interrupted = cancelled(options);
+  return results;
+}
+
+/// Two inputs with one output path (several roots with the same name), or an
+/// output file where another output needs a directory: the later file fails,
+/// decided here in path order so the outcome never depends on threads.
+void fail_colliding_outputs(std::vector<FileResult>& files) {
+  std::set<std::string> directories;
+  std::map<std::string, std::string> owners;
+  for (const FileResult& r : files) {
+    if (r.status != FileStatus::clean && r.status != FileStatus::findings &&
+        r.status != FileStatus::failed) {
+      continue;
+    }
+    for (fs::path dir = fs::path(r.relative).parent_path(); !dir.empty(); dir = dir.parent_path()) {
+      directories.insert(dir.generic_string());
+    }
+  }
+  for (FileResult& r : files) {
+    if (r.file == nullptr) continue;  // nothing to write
+    const std::string yaml = r.relative + std::string(kYamlSuffix);
+    if (directories.count(yaml) != 0) {
+      r.status = FileStatus::failed;
+      r.reason = "its output " + yaml + " would collide with a directory of the same name";
+      continue;
+    }
+    const auto [owner, fresh] = owners.emplace(r.relative, r.display);
+    if (!fresh) {
+      r.status = FileStatus::failed;
+      r.reason = "its output path is also the output of " + owner->second;
+    }
+  }
+}
+
+/// Creates `dir` under `root` one component at a time, refusing any
+/// component that exists as a symlink or a non-directory.
+std::string ensure_directory(const fs::path& root, const fs::path& relative_dir) {
+  fs::path current = root;
+  for (const fs::path& part : relative_dir) {
+    current /= part;
+    std::error_code error;
+    const fs::file_status status = fs::symlink_status(current, error);
+    if (fs::is_symlink(status)) return current.string() + " is a symbolic link; refusing to write";
+    if (fs::exists(status)) {
+      if (!fs::is_directory(status)) return current.string() + " exists and is not a directory";
+      continue;
+    }
+    fs::create_directory(current, error);
+    if (error) return current.string() + ": cannot create (" + error.message() + ")";
+  }
+  return "";
+}
+
+/// Writes one output under OUT; returns an error message or "".
+std::string write_output(const fs::path& out_dir, const std::string& relative_file,
+                         const std::string& content, bool force) {
+  const fs::path target = output_path(out_dir, relative_file, "");
+  if (target.empty()) return relative_file + ": the output would lie outside the output directory";
+  const std::string dir_error =
+      ensure_directory(out_dir, fs::path(relative_file).lexically_normal().parent_path());
+  if (!dir_error.empty()) return dir_error;
+  std::error_code error;
+  const fs::file_status status = fs::symlink_status(target, error);
+  if (fs::exists(status) && !force) {
+    return relative_file + " already exists (use --force to overwrite)";
+  }
+  if (fs::is_directory(status)) return relative_file + " exists and is a directory";
+  try {
+    io::write_atomically(target.string(), content);
+  } catch (const io::FileError& failure) {
+    return failure.what();
+  }
+  return "";
+}
+
+void write_file_outputs(const BatchOptions& options, FileResult& r, BatchRun& run) {
+  if (r.file == nullptr) return;
+  const std::string yaml = r.relative + std::string(kYamlSuffix);
+  const std::string report = r.relative + report_suffix(options.report_format);
+  // Refuse before writing either, so a script's outputs stay a matching pair.
+  if (!options.force) {
+    for (const std::string& name : {yaml, report}) {
+      std::error_code error;
+      const fs::path target = output_path(options.out_dir, name, "");
+      if (!target.empty() && fs::exists(fs::symlink_status(target, error))) {
+        r.status = FileStatus::failed;
+        r.reason = name + " already exists (use --force to overwrite)";
+        return;
+      }
+    }
+  }
+  if (!r.yaml.empty()) {
+    const std::string error = write_output(options.out_dir, yaml, r.yaml, options.force);
+    if (!error.empty()) {
+      r.status = FileStatus::failed;
+      r.reason = error;
+      return;
+    }
+    run.written.push_back(yaml);
+  }
+  const std::string error = write_output(options.out_dir, report, r.report, options.force);
+  if (!error.empty()) {
+    r.status = FileStatus::failed;
+    r.reason = error;
+    return;
+  }
+  run.written.push_back(report);
+}
+
+void write_run_outputs(const BatchOptions& options, BatchRun& run) {
+  std::vector<std::pair<std::string, std::string>> outputs = {
+      {"migration-report.md", render_migration_markdown(run, options)},
+      {"migration-report.json", render_migration_json(run, options)},
+  };
+  if (options.report_format == "sarif") {
+    std::vector<emit::SarifFile> files;
+    for (const FileResult& r : run.files) {
+      if (r.file == nullptr) continue;
+      files.push_back({{*r.file, r.diagnostics, r.redactions, &r.suppressed}, r.display});
+    }
+    outputs.emplace_back("report.sarif", emit::render_sarif(files));
+  }
+  for (const auto& [name, content] : outputs) {
+    const std::string error = write_output(options.out_dir, name, content, options.force);
+    if (error.empty()) {
+      run.written.push_back(name);
+    } else {
+      run.run_errors.push_back(error);
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view status_name(FileStatus status) {
+  switch (status) {
+    case FileStatus::clean:
+      return "clean";
+    case FileStatus::findings:
+      return "findings";
+    case FileStatus::failed:
+      return "failed";
+    case FileStatus::not_script:
+      return "not_script";
+    case FileStatus::skipped:
+      return "skipped";
+    case FileStatus::interrupted:
+      return "interrupted";
+  }
+  return "failed";
+}
+
+std::vector<Code> default_attention_codes() {
+  return {
+      Code::hetjob_component_ignored, Code::gpus_not_per_node,       Code::gpu_model_substituted,
+      Code::directive_for_bundle,     Code::one_task_per_gpu,        Code::slurm_command_in_body,
+      Code::runs_on_every_node,       Code::launcher_count_mismatch, Code::launch_outside_srun};
+}
+
+fs::path output_path(const fs::path& out_dir, const std::string& relative,
+                     std::string_view suffix) {
+  const fs::path root = fs::absolute(out_dir).lexically_normal();
+  const fs::path rel = fs::path(relative + std::string(suffix));
+  if (rel.empty() || rel.is_absolute() || relative.find('\0') != std::string::npos) return {};
+  for (const fs::path& part : rel) {
+    if (part.empty() || part == "." || part == "..") return {};  // also a trailing '/'
+  }
+  const fs::path target = (root / rel).lexically_normal();
+  // Strictly inside: every component of root is a prefix of target, and more follows.
+  auto t = target.begin();
+  for (auto r = root.begin(); r != root.end(); ++r, ++t) {
+    if (r->empty()) continue;  // trailing separator of root
+    if (t == target.end() || *t != *r) return {};
+  }
+  if (t == target.end()) return {};
+  for (; t != target.end(); ++t) {
+    if (*t == ".." || *t == ".") return {};
+  }
+  return target;
+}
+
+BatchRun run_batch(const BatchOptions& options) {
+  if (!options.check) {
+    std::error_code error;
+    fs::create_directories(options.out_dir, error);
+    if (error || !fs::is_directory(options.out_dir)) {
+      throw io::FileError(options.out_dir.string() + ": cannot create the output directory");
+    }
+  }
+  const DiscoverOptions discover_options{options.include, options.exclude, options.out_dir};
+  const std::vector<Candidate> candidates = discover(options.roots, discover_options);
+  BatchRun run;
+  run.files = translate_all(candidates, options, run.interrupted);
+  // An interrupted run writes nothing: half a migration is worse than none.
+  if (run.interrupted || options.check) return run;
+  fail_colliding_outputs(run.files);
+  for (FileResult& r : run.files) {
+    if (cancelled(options)) {
+      run.interrupted = true;
+      return run;
+    }
+    write_file_outputs(options, r, run);
+  }
+  write_run_outputs(options, run);
+  return run;
+}
+
+}  // namespace s2a::batch
