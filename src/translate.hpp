@@ -12,6 +12,8 @@
 #include "air/outcome.hpp"
 #include "air/command.hpp"
 #include "air/workload.hpp"
+#include "bundle/target.hpp"
+#include "bundle/workflow.hpp"
 #include "diag/diagnostic.hpp"
 #include "directives/directives.hpp"
 #include "slurm/body.hpp"
@@ -27,6 +29,9 @@ struct TranslateOptions {
   std::optional<std::string> requirements;      // --requirements FILE -> "-r FILE"
   std::optional<std::string> experiment_name;   // --experiment-name
   bool provenance_comments = true;              // --no-comments turns them off
+  // --format: arrays, mail, dependencies and start times depend on the target.
+  OutputTarget target = OutputTarget::workload;
+  std::string yaml_name = "train.yaml";  // named in the array submit commands
 };
 
 struct Translation {
@@ -40,6 +45,7 @@ struct Translation {
   Diagnostics diagnostics;                 // sorted by position
   std::vector<Span> redactions;            // secret values: never print these bytes
   std::vector<air::LoggedEdit> edits;      // every change made to the user's command
+  bundle::JobWorkflow workflow;            // arrays, mail, retries (src/bundle/workflow.hpp)
 };
 
 [[nodiscard]] Translation translate(std::string file_name, std::string text,
