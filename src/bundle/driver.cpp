@@ -34,8 +34,20 @@ class DriverWalker {
   DriverWalker(const SourceFile& file, Diagnostics& diagnostics)
       : file_(file), diagnostics_(diagnostics) {}
 
+  DriverWalker(const DriverWalker&) = delete;
+  DriverWalker& operator=(const DriverWalker&) = delete;
+
   DriverPlan run(const ast::Script& script) {
     walk_list(script.body, false);
+    // An unrolled loop reports the same line once per iteration: keep one.
+    Diagnostics unique;
+    for (Diagnostic& d : found_) {
+      const bool seen = std::any_of(unique.begin(), unique.end(), [&](const Diagnostic& u) {
+        return u.code == d.code && u.span == d.span && u.message == d.message;
+      });
+      if (!seen) unique.push_back(std::move(d));
+    }
+    diagnostics_.insert(diagnostics_.end(), unique.begin(), unique.end());
     return std::move(plan_);
   }
 
@@ -100,10 +112,12 @@ class DriverWalker {
       return;
     }
     const auto saved = bindings_;
+    loop_names_.push_back(command.name);
     for (const std::string& value : values) {
       bindings_[command.name] = value;
       walk_list(command.blocks[0], repeated);
     }
+    loop_names_.pop_back();
     bindings_ = saved;
   }
 
@@ -147,7 +161,7 @@ class DriverWalker {
     if (!inner) return;
     const Span head{command.span.begin,
                     std::min(command.span.end, line_end(command.span.begin))};
-    diagnostics_.push_back(
+    found_.push_back(
         {Code::control_flow_not_static, head,
          "sbatch runs inside " + what + "; each submission in it becomes one task, as if it ran "
          "once",
@@ -187,12 +201,18 @@ class DriverWalker {
       submit_in_parts(assignment.value.parts, repeated);
     }
     // jid2=$jid keeps the job; anything else forgets it.
-    const std::string alias = render(assignment.value).text;
-    const auto known = job_vars_.find(expansion_name(alias));
+    const Rendered value = render(assignment.value);
+    const auto known = job_vars_.find(expansion_name(value.text));
     if (known != job_vars_.end()) {
       job_vars_[assignment.name] = known->second;
     } else {
       job_vars_.erase(assignment.name);
+    }
+    // NAME=literal (or built from known values) is known from here on.
+    if (value.resolved && !assignment.is_array && !assignment.append && known == job_vars_.end()) {
+      bindings_[assignment.name] = value.text;
+    } else {
+      bindings_.erase(assignment.name);
     }
   }
 
@@ -295,7 +315,7 @@ class DriverWalker {
     if (plan_.submissions.size() >= kMaxSubmissions) {
       if (!too_many_reported_) {
         too_many_reported_ = true;
-        diagnostics_.push_back({Code::submission_not_static, command.span,
+        found_.push_back({Code::submission_not_static, command.span,
                                 "the driver submits more than " +
                                     std::to_string(kMaxSubmissions) +
                                     " jobs; the rest are not converted",
@@ -314,7 +334,7 @@ class DriverWalker {
       resolved.push_back(r.resolved);
     }
     const directives::OptionParse parse = directives::parse_options(words, directives::sbatch_options());
-    for (const Diagnostic& d : parse.diagnostics) diagnostics_.push_back(d);
+    for (const Diagnostic& d : parse.diagnostics) found_.push_back(d);
     std::vector<std::string> types;
     bool any = false;
     std::vector<const directives::Option*> dependencies;
@@ -339,7 +359,7 @@ class DriverWalker {
       std::string why;
       s.run_if = map_run_if(types, any, why);
       if (!why.empty()) {
-        diagnostics_.push_back({Code::dependency_unsupported, command.span, why,
+        found_.push_back({Code::dependency_unsupported, command.span, why,
                                 "check the task's run_if in databricks.yml"});
       }
     }
@@ -354,7 +374,7 @@ class DriverWalker {
                    Submission& s) {
     if (first_operand < words.size()) {
       if (!resolved[first_operand]) {
-        diagnostics_.push_back({Code::submission_not_static, words[first_operand].span,
+        found_.push_back({Code::submission_not_static, words[first_operand].span,
                                 "the submitted script " + words[first_operand].text +
                                     " is known only when the driver runs, so it is not converted",
                                 "write the script's path literally"});
@@ -362,7 +382,7 @@ class DriverWalker {
       }
       s.script = words[first_operand].text;
       if (first_operand + 1 < words.size()) {
-        diagnostics_.push_back(
+        found_.push_back(
             {Code::submission_arguments,
              {words[first_operand + 1].span.begin, words.back().span.end},
              "the arguments after " + *s.script +
@@ -384,7 +404,7 @@ class DriverWalker {
         }
       }
     }
-    diagnostics_.push_back({Code::submission_not_static, command.span,
+    found_.push_back({Code::submission_not_static, command.span,
                             "sbatch reads the job script from its standard input here, which is "
                             "known only when the driver runs",
                             "pass the script as a file or a here-document"});
@@ -395,7 +415,7 @@ class DriverWalker {
     Rendered r;
     render_parts(redirect.heredoc_parts, r);
     if (!r.resolved) {
-      diagnostics_.push_back(
+      found_.push_back(
           {Code::submission_not_static, {command.span.begin, redirect.heredoc_body.end},
            "the here-document expands values known only when the driver runs; they are left as "
            "written in the job script",
@@ -408,7 +428,7 @@ class DriverWalker {
                       std::vector<std::string>& types, bool& any) {
     const auto parsed = values::parse_dependency(*option.value);
     if (!parsed) {
-      diagnostics_.push_back({Code::dependency_unsupported, option.span,
+      found_.push_back({Code::dependency_unsupported, option.span,
                               "--dependency=" + *option.value + " is not valid: " + parsed.error,
                               "fix the dependency"});
       return;
@@ -420,7 +440,7 @@ class DriverWalker {
         continue;
       }
       if (const std::string why = unsupported_dependency(item); !why.empty()) {
-        diagnostics_.push_back({Code::dependency_unsupported, option.span, why,
+        found_.push_back({Code::dependency_unsupported, option.span, why,
                                 "check the task's depends_on in databricks.yml"});
         if (item.type != "aftercorr" && item.type != "after") continue;
       }
@@ -430,7 +450,7 @@ class DriverWalker {
       for (const values::DependencyTarget& target : item.targets) {
         const auto known = job_vars_.find(expansion_name(target.job));
         if (known == job_vars_.end()) {
-          diagnostics_.push_back(
+          found_.push_back(
               {Code::dependency_dropped, option.span,
                item.type + ":" + target.job +
                    " names a job this driver did not submit, so the dependency is dropped",
@@ -460,7 +480,7 @@ class DriverWalker {
       types.push_back("afterany");
     }
     singleton_last_[key] = self;
-    diagnostics_.push_back({Code::dependency_singleton, s.span,
+    found_.push_back({Code::dependency_singleton, s.span,
                             "singleton: this task waits for the previous task named " +
                                 (name.empty() ? std::string("like it") : "\"" + name + "\"") +
                                 " (run_if: ALL_DONE)",
@@ -469,19 +489,21 @@ class DriverWalker {
 
   std::string label() const {
     std::string out;
-    for (const auto& [name, value] : bindings_) {
+    for (const std::string& name : loop_names_) {
       if (!out.empty()) out += ",";
-      out += name + "=" + value;
+      out += name + "=" + bindings_.at(name);
     }
     return out;
   }
 
   const SourceFile& file_;
   Diagnostics& diagnostics_;
+  Diagnostics found_;  // deduplicated into diagnostics_ at the end
   DriverPlan plan_;
   std::map<std::string, size_t> job_vars_;         // jid -> submission index
   std::map<std::string, std::string> bindings_;    // loop variable -> value
   std::map<std::string, size_t> singleton_last_;   // job name -> last submission
+  std::vector<std::string> loop_names_;            // variables of the loops being unrolled
   bool too_many_reported_ = false;
 };
 
