@@ -296,8 +296,7 @@ class Builder {
           {Code::schedule_approximated, entry.span,
            "the schedule '" + entry.cron + "' cannot be converted: " + cron.error,
            "write the schedule as a Quartz cron expression in databricks.yml"});
-      failed_ = true;
-      return;
+      return;  // the other entries still convert
     }
     std::string script = "#!/bin/bash\n";
     for (const std::string& option : entry.options) script += "#SBATCH " + option + "\n";

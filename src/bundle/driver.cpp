@@ -365,6 +365,7 @@ class DriverWalker {
     }
     if (!s.inline_script) find_script(command, parse.first_operand, words, resolved, s);
     if (!s.script && !s.inline_script) return std::nullopt;
+    singleton_last_[singleton_name(s)] = plan_.submissions.size();
     plan_.submissions.push_back(std::move(s));
     return plan_.submissions.size() - 1;
   }
@@ -468,23 +469,28 @@ class DriverWalker {
   /// singleton: jobs of one name run one at a time, so the task waits for the
   /// previous task of that name (whatever its outcome).
   void add_singleton_edge(Submission& s, std::vector<std::string>& types) {
-    std::string name;
-    for (const std::string& line : s.option_lines) {
-      if (line.rfind("--job-name=", 0) == 0) name = line.substr(11);
-    }
-    const std::string key = name.empty() ? "<script>" : name;
+    const std::string key = singleton_name(s);
     const auto previous = singleton_last_.find(key);
-    const size_t self = plan_.submissions.size();
     if (previous != singleton_last_.end()) {
       s.after.push_back(previous->second);
       types.push_back("afterany");
     }
-    singleton_last_[key] = self;
+    const std::string name = key.rfind("name:", 0) == 0 ? "\"" + key.substr(5) + "\"" : "like it";
     found_.push_back({Code::dependency_singleton, s.span,
-                            "singleton: this task waits for the previous task named " +
-                                (name.empty() ? std::string("like it") : "\"" + name + "\"") +
-                                " (run_if: ALL_DONE)",
-                            ""});
+                      "singleton: this task waits for the previous task named " + name +
+                          " (run_if: ALL_DONE)",
+                      ""});
+  }
+
+  /// Jobs are "the same" for singleton by name: --job-name given to sbatch,
+  /// else the script (whose #SBATCH --job-name is read later).
+  static std::string singleton_name(const Submission& s) {
+    std::string name;
+    for (const std::string& line : s.option_lines) {
+      if (line.rfind("--job-name=", 0) == 0) name = line.substr(11);
+    }
+    if (!name.empty()) return "name:" + name;
+    return "script:" + s.script.value_or(s.inline_script.value_or(""));
   }
 
   std::string label() const {
