@@ -291,9 +291,25 @@ class DriverWalker {
     const bool is_job = job_vars_.count(part.text) > 0;
     const auto bound = bindings_.find(part.text);
     const std::string_view op = part.op;
+    const bool is_set = is_job || bound != bindings_.end();
+    const bool non_empty = is_job || (is_set && !bound->second.empty());
     // ${jid:+--dependency=afterok:$jid}: the alternative when the job is known.
-    if ((op.rfind(":+", 0) == 0 || op.rfind('+', 0) == 0) && (is_job || bound != bindings_.end())) {
-      render_parts(part.parts, r);
+    if (op.rfind(":+", 0) == 0 || op.rfind('+', 0) == 0) {
+      if (!is_set) {
+        r.text += file_.slice(part.span);
+        r.resolved = false;
+      } else if (op[0] == '+' || non_empty) {
+        render_parts(part.parts, r);
+      }
+      return;
+    }
+    // ${X:-default} with X known to be empty: the default.
+    if (bound != bindings_.end() && (op.rfind(":-", 0) == 0 || op.rfind('-', 0) == 0)) {
+      if (bound->second.empty()) {
+        render_parts(part.parts, r);
+      } else {
+        r.text += bound->second;
+      }
       return;
     }
     if (is_job && (op.empty() || op[0] == '%')) {
@@ -309,6 +325,13 @@ class DriverWalker {
   }
 
   // --- one sbatch call -------------------------------------------------------
+
+  static bool is_quoted(const ast::Word& word) {
+    return std::any_of(word.parts.begin(), word.parts.end(), [](const ast::WordPart& p) {
+      return p.kind == ast::PartKind::single_quoted || p.kind == ast::PartKind::double_quoted ||
+             p.kind == ast::PartKind::ansi_c_quoted;
+    });
+  }
 
   std::optional<size_t> submit(const ast::Command& command, bool repeated) {
     (void)repeated;
@@ -330,6 +353,7 @@ class DriverWalker {
     std::vector<bool> resolved;
     for (size_t i = 1; i < command.words.size(); ++i) {
       Rendered r = render(command.words[i]);
+      if (r.text.empty() && r.resolved && !is_quoted(command.words[i])) continue;  // vanishes
       words.push_back({r.text, command.words[i].span});
       resolved.push_back(r.resolved);
     }
