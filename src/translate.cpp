@@ -61,7 +61,8 @@ Translation translate(std::string file_name, std::string text, const TranslateOp
   // 4. The body: every command and where it runs.
   t.body = slurm::analyze_body(*t.file, t.scan.body_offset, diagnostics);
   // 4b. Workflow constructs: arrays, mail, dependencies, requeue, drivers.
-  t.workflow = bundle::analyze_workflow(*t.file, t.scan, t.job, t.body, options.target, diagnostics);
+  t.workflow =
+      bundle::analyze_workflow(*t.file, t.scan, t.job, t.body, options.target, diagnostics);
   // 5. The workload: compute, limits, environment and the rewritten command.
   air::WorkloadMapping mapping =
       air::map_workload(*t.file, t.job, t.body, workload_options(options), diagnostics);

@@ -1,9 +1,9 @@
 #include "air/variables.hpp"
 
-#include "bundle/workflow.hpp"
-
 #include <algorithm>
 #include <array>
+
+#include "bundle/workflow.hpp"
 
 namespace s2a::air {
 namespace {

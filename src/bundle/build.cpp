@@ -56,8 +56,8 @@ class Builder {
       fail_first("nothing to convert: no job was found in the input");
       return std::move(build_);
     }
-    model.name = options_.name ? air::sanitize_experiment_name(*options_.name)
-                               : model.jobs.front().key;
+    model.name =
+        options_.name ? air::sanitize_experiment_name(*options_.name) : model.jobs.front().key;
     if (model.name.empty()) model.name = "slurm2air";
     assign_command_paths();
     const std::string yaml = emit_bundle_yaml(model);
@@ -81,8 +81,7 @@ class Builder {
     Diagnostics scan_diagnostics;
     const directives::ScanResult scan = directives::scan_directives(*file);
     const slurm::Body body = slurm::analyze_body(*file, scan.body_offset, scan_diagnostics);
-    const bool driver =
-        options_.workflow || (scan.directive_lines.empty() && calls_sbatch(body));
+    const bool driver = options_.workflow || (scan.directive_lines.empty() && calls_sbatch(body));
     if (driver) return add_driver(std::move(file), body, scan_diagnostics);
     JobModel job;
     Translation& t = translate_script(input.path, input.text);
@@ -144,8 +143,9 @@ class Builder {
     task.accelerator_type = "GPU_8xH100";
     const Span span = t.workload->compute.from.empty() ? Span{} : t.workload->compute.from.front();
     Diagnostic d{Code::gpu_model_substituted, span,
-                 original + " is not an accelerator_type of bundle jobs (GPU_1xA10, GPU_1xH100, "
-                            "GPU_8xH100); the task uses GPU_8xH100",
+                 original +
+                     " is not an accelerator_type of bundle jobs (GPU_1xA10, GPU_1xH100, "
+                     "GPU_8xH100); the task uses GPU_8xH100",
                  "run it as a workload with `databricks air run`, or change the type once the "
                  "bundle schema accepts it"};
     build_.reports.back().diagnostics.push_back(d);
@@ -195,7 +195,9 @@ class Builder {
     }
     if (plan.submissions.empty()) {
       build_.reports[report_index].diagnostics.push_back(
-          {Code::submission_not_static, {}, "the driver submits no job slurm2air can find",
+          {Code::submission_not_static,
+           {},
+           "the driver submits no job slurm2air can find",
            "pass the job scripts themselves"});
       failed_ = true;
       return;
@@ -343,7 +345,10 @@ class Builder {
     failed_ = true;
     if (build_.reports.empty()) return;
     build_.reports.front().diagnostics.push_back(
-        {Code::internal_error, {}, message, "please report this input to the slurm2air maintainers"});
+        {Code::internal_error,
+         {},
+         message,
+         "please report this input to the slurm2air maintainers"});
   }
 
   BundleOptions options_;

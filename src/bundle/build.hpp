@@ -28,10 +28,10 @@ struct BundleInput {
 using ReadFile = std::function<std::string(const std::string& path)>;
 
 struct BundleOptions {
-  TranslateOptions translate;        // target is forced to bundle
-  bool workflow = false;             // --workflow: every input is a driver script
-  std::optional<std::string> name;   // bundle name (default: from the first input)
-  std::string bundle_dir = ".";      // where databricks.yml goes; artifact paths are relative to it
+  TranslateOptions translate;       // target is forced to bundle
+  bool workflow = false;            // --workflow: every input is a driver script
+  std::optional<std::string> name;  // bundle name (default: from the first input)
+  std::string bundle_dir = ".";     // where databricks.yml goes; artifact paths are relative to it
 };
 
 /// What to print about one source: a script, a driver, a crontab, or a job
@@ -43,7 +43,7 @@ struct FileReport {
 };
 
 struct BundleBuild {
-  std::vector<std::unique_ptr<SourceFile>> sources;   // drivers and crontabs
+  std::vector<std::unique_ptr<SourceFile>> sources;  // drivers and crontabs
   std::vector<std::unique_ptr<Translation>> translations;
   std::vector<FileReport> reports;  // in input order
   BundleModel model;

@@ -18,8 +18,8 @@ struct Field {
 };
 
 constexpr std::array kFields = {
-    Field{"minute", 0, 59, "0"}, Field{"hour", 0, 23, "0"}, Field{"day of month", 1, 31, "1"},
-    Field{"month", 1, 12, "1"}, Field{"day of week", 0, 7, "1"},
+    Field{"minute", 0, 59, "0"}, Field{"hour", 0, 23, "0"},       Field{"day of month", 1, 31, "1"},
+    Field{"month", 1, 12, "1"},  Field{"day of week", 0, 7, "1"},
 };
 
 constexpr std::array kMonths = {"JAN", "FEB", "MAR", "APR", "MAY", "JUN",
@@ -118,8 +118,7 @@ std::optional<std::string> element(std::string_view text, size_t field, std::str
   return *low + "-" + *high + step;
 }
 
-std::optional<std::string> convert_field(std::string_view text, size_t field,
-                                         std::string& error) {
+std::optional<std::string> convert_field(std::string_view text, size_t field, std::string& error) {
   std::string out;
   for (std::string_view part : split(text, ',')) {
     const auto converted = element(part, field, error);
@@ -154,8 +153,9 @@ bool is_entry(const std::vector<std::string_view>& w) {
   if (w[0].front() == '@') return w.size() >= 2;
   if (w.size() < 6) return false;
   return std::all_of(w.begin(), w.begin() + 5, looks_like_cron_field) &&
-         std::any_of(w[0].begin(), w[0].end(),
-                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '*'; });
+         std::any_of(w[0].begin(), w[0].end(), [](char c) {
+           return std::isdigit(static_cast<unsigned char>(c)) || c == '*';
+         });
 }
 
 }  // namespace
@@ -184,8 +184,9 @@ CronConversion cron_to_quartz(std::string_view cron) {
   const bool any_day = quartz[2] == "*";
   const bool any_weekday = quartz[4] == "*";
   if (!any_day && !any_weekday) {
-    result.error = "cron runs when day-of-month OR day-of-week matches; Quartz cannot restrict "
-                   "both";
+    result.error =
+        "cron runs when day-of-month OR day-of-week matches; Quartz cannot restrict "
+        "both";
     return result;
   }
   if (any_weekday) {
@@ -193,8 +194,8 @@ CronConversion cron_to_quartz(std::string_view cron) {
   } else {
     quartz[2] = "?";
   }
-  result.quartz = "0 " + quartz[0] + " " + quartz[1] + " " + quartz[2] + " " + quartz[3] + " " +
-                  quartz[4];
+  result.quartz =
+      "0 " + quartz[0] + " " + quartz[1] + " " + quartz[2] + " " + quartz[3] + " " + quartz[4];
   return result;
 }
 
@@ -234,8 +235,8 @@ Scrontab parse_scrontab(const SourceFile& file) {
     ScrontabEntry entry;
     entry.span = span;
     const size_t fields = w[0].front() == '@' ? 1 : 5;
-    const size_t cron_end = static_cast<size_t>(w[fields - 1].data() + w[fields - 1].size() -
-                                                line.data());
+    const size_t cron_end =
+        static_cast<size_t>(w[fields - 1].data() + w[fields - 1].size() - line.data());
     entry.cron = std::string(line.substr(0, cron_end));
     const size_t command_start = static_cast<size_t>(w[fields].data() - line.data());
     entry.command = std::string(line.substr(command_start));

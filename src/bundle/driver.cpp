@@ -159,12 +159,12 @@ class DriverWalker {
     for (const ast::List& block : command.blocks) inner = inner || submits(block);
     for (const ast::CaseItem& item : command.case_items) inner = inner || submits(item.body);
     if (!inner) return;
-    const Span head{command.span.begin,
-                    std::min(command.span.end, line_end(command.span.begin))};
+    const Span head{command.span.begin, std::min(command.span.end, line_end(command.span.begin))};
     found_.push_back(
         {Code::control_flow_not_static, head,
-         "sbatch runs inside " + what + "; each submission in it becomes one task, as if it ran "
-         "once",
+         "sbatch runs inside " + what +
+             "; each submission in it becomes one task, as if it ran "
+             "once",
          "write the tasks out (one sbatch line each) if it ran several times, or use a "
          "for_each_task"});
   }
@@ -339,10 +339,9 @@ class DriverWalker {
       if (!too_many_reported_) {
         too_many_reported_ = true;
         found_.push_back({Code::submission_not_static, command.span,
-                                "the driver submits more than " +
-                                    std::to_string(kMaxSubmissions) +
-                                    " jobs; the rest are not converted",
-                                "a bundle job holds at most 1000 tasks"});
+                          "the driver submits more than " + std::to_string(kMaxSubmissions) +
+                              " jobs; the rest are not converted",
+                          "a bundle job holds at most 1000 tasks"});
       }
       return std::nullopt;
     }
@@ -357,7 +356,8 @@ class DriverWalker {
       words.push_back({r.text, command.words[i].span});
       resolved.push_back(r.resolved);
     }
-    const directives::OptionParse parse = directives::parse_options(words, directives::sbatch_options());
+    const directives::OptionParse parse =
+        directives::parse_options(words, directives::sbatch_options());
     for (const Diagnostic& d : parse.diagnostics) found_.push_back(d);
     std::vector<std::string> types;
     bool any = false;
@@ -384,7 +384,7 @@ class DriverWalker {
       s.run_if = map_run_if(types, any, why);
       if (!why.empty()) {
         found_.push_back({Code::dependency_unsupported, command.span, why,
-                                "check the task's run_if in databricks.yml"});
+                          "check the task's run_if in databricks.yml"});
       }
     }
     if (!s.inline_script) find_script(command, parse.first_operand, words, resolved, s);
@@ -400,9 +400,9 @@ class DriverWalker {
     if (first_operand < words.size()) {
       if (!resolved[first_operand]) {
         found_.push_back({Code::submission_not_static, words[first_operand].span,
-                                "the submitted script " + words[first_operand].text +
-                                    " is known only when the driver runs, so it is not converted",
-                                "write the script's path literally"});
+                          "the submitted script " + words[first_operand].text +
+                              " is known only when the driver runs, so it is not converted",
+                          "write the script's path literally"});
         return;
       }
       s.script = words[first_operand].text;
@@ -430,9 +430,9 @@ class DriverWalker {
       }
     }
     found_.push_back({Code::submission_not_static, command.span,
-                            "sbatch reads the job script from its standard input here, which is "
-                            "known only when the driver runs",
-                            "pass the script as a file or a here-document"});
+                      "sbatch reads the job script from its standard input here, which is "
+                      "known only when the driver runs",
+                      "pass the script as a file or a here-document"});
   }
 
   std::string heredoc_text(const ast::Redirect& redirect, const ast::Command& command) {
@@ -441,7 +441,8 @@ class DriverWalker {
     render_parts(redirect.heredoc_parts, r);
     if (!r.resolved) {
       found_.push_back(
-          {Code::submission_not_static, {command.span.begin, redirect.heredoc_body.end},
+          {Code::submission_not_static,
+           {command.span.begin, redirect.heredoc_body.end},
            "the here-document expands values known only when the driver runs; they are left as "
            "written in the job script",
            "write the values literally, or escape them (\\$) if the job should expand them"});
@@ -454,8 +455,8 @@ class DriverWalker {
     const auto parsed = values::parse_dependency(*option.value);
     if (!parsed) {
       found_.push_back({Code::dependency_unsupported, option.span,
-                              "--dependency=" + *option.value + " is not valid: " + parsed.error,
-                              "fix the dependency"});
+                        "--dependency=" + *option.value + " is not valid: " + parsed.error,
+                        "fix the dependency"});
       return;
     }
     any = parsed->any;
@@ -466,7 +467,7 @@ class DriverWalker {
       }
       if (const std::string why = unsupported_dependency(item); !why.empty()) {
         found_.push_back({Code::dependency_unsupported, option.span, why,
-                                "check the task's depends_on in databricks.yml"});
+                          "check the task's depends_on in databricks.yml"});
         if (item.type != "aftercorr" && item.type != "after") continue;
       }
       const std::string type = item.type == "aftercorr" ? "afterok"
@@ -500,10 +501,10 @@ class DriverWalker {
       types.push_back("afterany");
     }
     const std::string name = key.rfind("name:", 0) == 0 ? "\"" + key.substr(5) + "\"" : "like it";
-    found_.push_back({Code::dependency_singleton, s.span,
-                      "singleton: this task waits for the previous task named " + name +
-                          " (run_if: ALL_DONE)",
-                      ""});
+    found_.push_back(
+        {Code::dependency_singleton, s.span,
+         "singleton: this task waits for the previous task named " + name + " (run_if: ALL_DONE)",
+         ""});
   }
 
   /// Jobs are "the same" for singleton by name: --job-name given to sbatch,
@@ -530,10 +531,10 @@ class DriverWalker {
   Diagnostics& diagnostics_;
   Diagnostics found_;  // deduplicated into diagnostics_ at the end
   DriverPlan plan_;
-  std::map<std::string, size_t> job_vars_;         // jid -> submission index
-  std::map<std::string, std::string> bindings_;    // loop variable -> value
-  std::map<std::string, size_t> singleton_last_;   // job name -> last submission
-  std::vector<std::string> loop_names_;            // variables of the loops being unrolled
+  std::map<std::string, size_t> job_vars_;        // jid -> submission index
+  std::map<std::string, std::string> bindings_;   // loop variable -> value
+  std::map<std::string, size_t> singleton_last_;  // job name -> last submission
+  std::vector<std::string> loop_names_;           // variables of the loops being unrolled
   bool too_many_reported_ = false;
 };
 
@@ -541,11 +542,16 @@ class DriverWalker {
 
 std::string_view run_if_name(RunIf run_if) {
   switch (run_if) {
-    case RunIf::all_success: return "ALL_SUCCESS";
-    case RunIf::all_done: return "ALL_DONE";
-    case RunIf::at_least_one_success: return "AT_LEAST_ONE_SUCCESS";
-    case RunIf::at_least_one_failed: return "AT_LEAST_ONE_FAILED";
-    case RunIf::all_failed: return "ALL_FAILED";
+    case RunIf::all_success:
+      return "ALL_SUCCESS";
+    case RunIf::all_done:
+      return "ALL_DONE";
+    case RunIf::at_least_one_success:
+      return "AT_LEAST_ONE_SUCCESS";
+    case RunIf::at_least_one_failed:
+      return "AT_LEAST_ONE_FAILED";
+    case RunIf::all_failed:
+      return "ALL_FAILED";
   }
   return "ALL_SUCCESS";
 }
@@ -553,8 +559,8 @@ std::string_view run_if_name(RunIf run_if) {
 RunIf map_run_if(const std::vector<std::string>& types, bool any, std::string& why) {
   why.clear();
   if (types.empty()) return RunIf::all_success;
-  const bool same = std::all_of(types.begin(), types.end(),
-                                [&](const std::string& t) { return t == types[0]; });
+  const bool same =
+      std::all_of(types.begin(), types.end(), [&](const std::string& t) { return t == types[0]; });
   if (!same) {
     why = "the dependency mixes types, but a task has one run_if; it waits with ALL_DONE";
     return RunIf::all_done;
@@ -611,7 +617,8 @@ std::optional<std::string> sbatch_script_operand(const ast::Command& command,
     }
     words.push_back({written, word.span});
   }
-  const directives::OptionParse parse = directives::parse_options(words, directives::sbatch_options());
+  const directives::OptionParse parse =
+      directives::parse_options(words, directives::sbatch_options());
   if (parse.first_operand >= words.size()) return std::nullopt;
   return words[parse.first_operand].text;
 }

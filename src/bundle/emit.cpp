@@ -175,8 +175,8 @@ std::string emit_bundle_yaml(const BundleModel& bundle) {
       out << YAML::Key << "type" << YAML::Value << "tgz";
       out << YAML::Key << "path" << YAML::Value;
       emit_string(out, a.path);
-      out << YAML::Key << "files" << YAML::Value << YAML::BeginSeq << YAML::BeginMap
-          << YAML::Key << "source" << YAML::Value << a.output << YAML::EndMap << YAML::EndSeq;
+      out << YAML::Key << "files" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key
+          << "source" << YAML::Value << a.output << YAML::EndMap << YAML::EndSeq;
       out << YAML::EndMap;
     }
     out << YAML::EndMap;
@@ -188,8 +188,8 @@ std::string emit_bundle_yaml(const BundleModel& bundle) {
   out << YAML::Key << "targets" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "dev" << YAML::Value << YAML::BeginMap << YAML::Key << "mode" << YAML::Value
       << "development" << YAML::Key << "default" << YAML::Value << true << YAML::EndMap;
-  out << YAML::Key << "prod" << YAML::Value << YAML::BeginMap << YAML::Key << "mode"
-      << YAML::Value << "production" << YAML::EndMap;
+  out << YAML::Key << "prod" << YAML::Value << YAML::BeginMap << YAML::Key << "mode" << YAML::Value
+      << "production" << YAML::EndMap;
   out << YAML::EndMap;
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
@@ -277,8 +277,8 @@ class Checker {
 
   void check_job(const YAML::Node& job, const std::string& where) {
     keys(job, where + ".",
-         {"name", "tasks", "environments", "schedule", "max_concurrent_runs",
-          "email_notifications", "timeout_seconds", "parameters", "tags", "health"});
+         {"name", "tasks", "environments", "schedule", "max_concurrent_runs", "email_notifications",
+          "timeout_seconds", "parameters", "tags", "health"});
     if (!non_empty(job["name"])) fail(where + ".name", "is required");
     environment_keys_.clear();
     check_environments(job["environments"], where + ".environments");
@@ -303,8 +303,10 @@ class Checker {
     if (!environments.IsSequence()) return fail(where, "must be a list");
     for (const auto& env : environments) {
       keys(env, where + "[].", {"environment_key", "spec"});
-      if (!non_empty(env["environment_key"])) fail(where + "[].environment_key", "is required");
-      else environment_keys_.insert(env["environment_key"].as<std::string>());
+      if (!non_empty(env["environment_key"]))
+        fail(where + "[].environment_key", "is required");
+      else
+        environment_keys_.insert(env["environment_key"].as<std::string>());
       const YAML::Node spec = env["spec"];
       if (!spec || !spec.IsMap()) {
         fail(where + "[].spec", "is required");
@@ -333,7 +335,8 @@ class Checker {
 
   static bool valid_key(const std::string& key) {
     return !key.empty() && key.size() <= 100 && std::all_of(key.begin(), key.end(), [](char c) {
-      return (std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) ||
+      return (std::isalnum(static_cast<unsigned char>(c)) &&
+              static_cast<unsigned char>(c) < 0x80) ||
              c == '-' || c == '_';
     });
   }
@@ -347,7 +350,8 @@ class Checker {
     const std::string key = non_empty(task["task_key"]) ? task["task_key"].as<std::string>() : "";
     if (!valid_key(key)) fail(where + ".task_key", "must be 1-100 letters, digits, '-' or '_'");
     for (const auto& dep : task["depends_on"]) {
-      const std::string target = non_empty(dep["task_key"]) ? dep["task_key"].as<std::string>() : "";
+      const std::string target =
+          non_empty(dep["task_key"]) ? dep["task_key"].as<std::string>() : "";
       // Tasks are emitted in order, so an edge must point at an earlier task.
       if (seen.count(target) == 0) fail(where + ".depends_on", "unknown task " + target);
     }
@@ -447,7 +451,8 @@ class Checker {
     }
     if (code.rfind("${var.", 0) == 0) {
       const std::string name = code.substr(6, code.size() - 7);
-      if (!variables_ || !variables_[name]) fail(where + ".code_source_path", "undeclared variable");
+      if (!variables_ || !variables_[name])
+        fail(where + ".code_source_path", "undeclared variable");
     }
   }
 

@@ -34,12 +34,11 @@ void analyze_array(const slurm::Job& job, OutputTarget target, JobWorkflow& work
   const uint64_t count = parsed->count();
   std::vector<uint64_t> indexes = expand_array(*parsed, kMaxArrayIndexes);
   if (indexes.empty()) {
-    diagnostics.push_back(
-        {Code::array_not_expanded, span,
-         "--array=" + job.array->value + " has " + std::to_string(count) +
-             " indexes, more than the " + std::to_string(kMaxArrayIndexes) +
-             " slurm2air writes out; the job is converted as a single run",
-         "split the array into smaller ones, or iterate inside one run"});
+    diagnostics.push_back({Code::array_not_expanded, span,
+                           "--array=" + job.array->value + " has " + std::to_string(count) +
+                               " indexes, more than the " + std::to_string(kMaxArrayIndexes) +
+                               " slurm2air writes out; the job is converted as a single run",
+                           "split the array into smaller ones, or iterate inside one run"});
     return;
   }
   ArrayPlan plan;
@@ -48,7 +47,9 @@ void analyze_array(const slurm::Job& job, OutputTarget target, JobWorkflow& work
   plan.spec = job.array->value;
   plan.from = span;
   const std::string shape =
-      "--array=" + plan.spec + " runs " + (plan.indexes.size() == 1 ? std::string("1 copy") : std::to_string(plan.indexes.size()) + " copies") +
+      "--array=" + plan.spec + " runs " +
+      (plan.indexes.size() == 1 ? std::string("1 copy")
+                                : std::to_string(plan.indexes.size()) + " copies") +
       (plan.concurrency ? ", at most " + std::to_string(*plan.concurrency) + " at a time" : "");
   if (target == OutputTarget::bundle) {
     diagnostics.push_back(
@@ -120,7 +121,8 @@ void analyze_mail(const slurm::Job& job, OutputTarget target, JobWorkflow& workf
          target == OutputTarget::bundle
              ? "mail to " + to + " becomes email_notifications: " + join(mapped, ", ")
              : "a workload sends no e-mail; with --format bundle this becomes "
-               "email_notifications: " + join(mapped, ", "),
+               "email_notifications: " +
+                   join(mapped, ", "),
          target == OutputTarget::bundle ? "" : "convert with --format bundle to keep the mail"});
   }
   if (!unmapped.empty()) {
@@ -246,8 +248,8 @@ void analyze_requeue_trap(const slurm::Body& body, JobWorkflow& workflow,
   for (const slurm::Site& site : body.sites) {
     if (site.program != "trap" || site.command->words.size() < 3) continue;
     const std::string action = slurm::literal_value(site.command->words[1]).value_or("");
-    const bool requeues = handlers.count(action) > 0 || action.find("scontrol requeue") !=
-                                                            std::string::npos;
+    const bool requeues =
+        handlers.count(action) > 0 || action.find("scontrol requeue") != std::string::npos;
     if (!requeues) continue;
     workflow.retries.retry_on_timeout = true;
     workflow.retries.max_retries = kContinuationRetries;
@@ -255,7 +257,8 @@ void analyze_requeue_trap(const slurm::Body& body, JobWorkflow& workflow,
         {Code::requeue_trap, site.command->span,
          "the trap requeues the job when Slurm signals the time limit; AI Runtime sends no "
          "signal, so the task is retried on timeout instead (retry_on_timeout: true, "
-         "max_retries: " + std::to_string(kContinuationRetries) + ")",
+         "max_retries: " +
+             std::to_string(kContinuationRetries) + ")",
          "checkpoint periodically (not only on the signal) to a Unity Catalog volume and resume "
          "from the newest checkpoint on every start"});
     return;
@@ -303,7 +306,8 @@ JobWorkflow analyze_workflow(const SourceFile& file, const directives::ScanResul
     // what a bundle would not be able to express.
     (void)analyze_driver(file, body, diagnostics);
     diagnostics.push_back(
-        {Code::workflow_driver, {},
+        {Code::workflow_driver,
+         {},
          "the script has no #SBATCH lines and submits jobs with sbatch: it is a workflow driver, "
          "not a job",
          target == OutputTarget::bundle
@@ -347,7 +351,8 @@ void adapt_workload(const JobWorkflow& workflow, OutputTarget target, air::Workl
   preamble +=
       "case \"$SLURM_ARRAY_TASK_ID\" in ''|*[!0-9]*) echo \"no array index for this run\" >&2; "
       "exit 2;; esac\n"
-      "export SLURM_ARRAY_TASK_COUNT=" + std::to_string(a.indexes.size()) +
+      "export SLURM_ARRAY_TASK_COUNT=" +
+      std::to_string(a.indexes.size()) +
       " SLURM_ARRAY_TASK_MIN=" + std::to_string(a.indexes.front()) +
       " SLURM_ARRAY_TASK_MAX=" + std::to_string(a.indexes.back()) + "\n";
   // After the opening `cd "$CODE_SOURCE_PATH"`, so the command still starts there.
@@ -360,9 +365,9 @@ void adapt_workload(const JobWorkflow& workflow, OutputTarget target, air::Workl
 std::string array_submit_comment(const JobWorkflow& workflow, const std::string& yaml_name) {
   if (!workflow.array) return {};
   const ArrayPlan& a = *workflow.array;
-  std::string out =
-      "# Slurm job array --array=" + a.spec + ": one run per index. Submit them with:\n"
-      "#   array_job_id=$(date +%s)\n";
+  std::string out = "# Slurm job array --array=" + a.spec +
+                    ": one run per index. Submit them with:\n"
+                    "#   array_job_id=$(date +%s)\n";
   constexpr size_t kListed = 20;
   const std::string run = "#   databricks air run --file " + yaml_name +
                           " --override parameters.array_job_id=$array_job_id"

@@ -39,7 +39,7 @@ struct Notifications {
   std::vector<std::string> on_start;
   std::vector<std::string> on_success;
   std::vector<std::string> on_failure;
-  std::vector<std::string> on_duration_warning;  // TIME_LIMIT_*
+  std::vector<std::string> on_duration_warning;      // TIME_LIMIT_*
   std::optional<uint64_t> duration_warning_seconds;  // health rule threshold
   [[nodiscard]] bool empty() const {
     return on_start.empty() && on_success.empty() && on_failure.empty() &&

@@ -101,10 +101,8 @@ int run_bundle(const BundleArgs& args) {
   options.workflow = args.workflow;
   if (!args.name.empty()) options.name = args.name;
   options.bundle_dir = args.output;
-  const bundle::BundleBuild build =
-      bundle::build_bundle(inputs, options, [](const std::string& path) {
-        return io::read_script(path);
-      });
+  const bundle::BundleBuild build = bundle::build_bundle(
+      inputs, options, [](const std::string& path) { return io::read_script(path); });
   const int code = exit_code_for(build);
   const std::string report = render_reports(build, args.report_format, code);
   if (args.report_file.empty()) {
@@ -119,8 +117,10 @@ int run_bundle(const BundleArgs& args) {
 CLI::App* add_bundle_command(CLI::App& app, BundleArgs& args) {
   CLI::App* command = app.add_subcommand(
       "bundle", "convert scripts (or directories of scripts) into one bundle, a job per script");
-  command->add_option("paths", args.inputs, "sbatch scripts, driver scripts, scrontab files or "
-                                            "directories of scripts")
+  command
+      ->add_option("paths", args.inputs,
+                   "sbatch scripts, driver scripts, scrontab files or "
+                   "directories of scripts")
       ->required();
   command->add_option("-o,--output", args.output, "the bundle directory to write")->required();
   command->add_flag("--force", args.force, "replace a non-empty output directory");

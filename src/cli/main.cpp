@@ -142,7 +142,8 @@ int main(int argc, char** argv) {
   bool catalog = false;
   app.add_flag("--diagnostics-markdown", catalog, "print the diagnostics catalog (docs/diagnostics.md)");
   add_translate_options(app, args);
-  app.add_option("--format", args.format, "yaml: one workload file; bundle: a bundle directory (-o DIR)")
+  app.add_option("--format", args.format,
+                 "yaml: one workload file; bundle: a bundle directory (-o DIR)")
       ->check(CLI::IsMember({"yaml", "bundle"}));
   app.add_flag("--force", args.force, "with --format bundle: replace a non-empty -o DIR");
   app.add_flag("--workflow", args.workflow, "with --format bundle: the script is a driver");
@@ -185,8 +186,9 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     if (args.format == "bundle") {
-      s2a::cli::BundleArgs converted{{args.input}, args.output, args.report_format,
-                                     args.report_file, args.force, args.workflow, "", args.translate};
+      s2a::cli::BundleArgs converted{{args.input},   args.output,   args.report_format,
+                                     args.report_file, args.force,  args.workflow,
+                                     "",               args.translate};
       converted.translate.provenance_comments = !args.no_comments;
       return s2a::cli::run_bundle(converted);
     }

@@ -49,8 +49,7 @@ TEST(BundleSchema, EveryGoldenBundlePassesTheCheck) {
   size_t checked = 0;
   for (const auto& entry : fs::recursive_directory_iterator(kSource / "tests" / "golden")) {
     if (entry.path().filename() != "databricks.yml") continue;
-    EXPECT_EQ(check_bundle_yaml(slurp(entry.path())), std::vector<std::string>{})
-        << entry.path();
+    EXPECT_EQ(check_bundle_yaml(slurp(entry.path())), std::vector<std::string>{}) << entry.path();
     ++checked;
   }
   EXPECT_GE(checked, 10U);
@@ -137,22 +136,23 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"GPU_8xH100", "GPU_8xB300",
                "resources.jobs.j.tasks[0].ai_runtime_task.deployments[0].compute.accelerator_type: "
                "\"GPU_8xB300\" is not GPU_1xA10, GPU_1xH100 or GPU_8xH100"},
-        Broken{"accelerator_count: 16", "accelerator_count: 12",
-               "resources.jobs.j.tasks[0].ai_runtime_task.deployments[0].compute.accelerator_count: "
-               "must be a positive multiple of the GPUs per node"},
+        Broken{
+            "accelerator_count: 16", "accelerator_count: 12",
+            "resources.jobs.j.tasks[0].ai_runtime_task.deployments[0].compute.accelerator_count: "
+            "must be a positive multiple of the GPUs per node"},
         Broken{"            experiment: a\n", "",
                "resources.jobs.j.tasks[0].ai_runtime_task.experiment: is required"},
         Broken{"          environment_key: default\n",
                "          environment_key: default\n          run_if: SOMETIMES\n",
                "resources.jobs.j.tasks[0].run_if: must be one of the schema's values"},
         Broken{"          environment_key: default\n",
-               "          depends_on:\n            - task_key: zz\n          environment_key: default\n",
+               "          depends_on:\n            - task_key: zz\n          environment_key: "
+               "default\n",
                "resources.jobs.j.tasks[0].depends_on: unknown task zz"},
         Broken{"code_source_path: ./dist/code.tgz", "code_source_path: ./elsewhere.tgz",
                "resources.jobs.j.tasks[0].ai_runtime_task.code_source_path: names no artifact "
                "output"},
-        Broken{"          environment_key: default\n",
-               "          environment_key: other\n",
+        Broken{"          environment_key: default\n", "          environment_key: other\n",
                "resources.jobs.j.tasks[0].environment_key: names no environment of the job"},
         Broken{"      name: j\n",
                "      name: j\n      schedule:\n        quartz_cron_expression: '0 0 * * * ?'\n"
@@ -178,16 +178,20 @@ TEST(BundleSchema, RejectsALocalCodePathInsideForEach) {
   std::istringstream lines(yaml);
   bool inside = false;
   for (std::string line; std::getline(lines, line);) {
-    if (line.find("              ai_runtime_task:") == 0) inside = true;
-    else if (inside && line.find("      environments:") == 0) inside = false;
-    else if (inside) line = "    " + line;
+    if (line.find("              ai_runtime_task:") == 0)
+      inside = true;
+    else if (inside && line.find("      environments:") == 0)
+      inside = false;
+    else if (inside)
+      line = "    " + line;
     nested += line + "\n";
   }
   const auto problems = check_bundle_yaml(nested);
   ASSERT_FALSE(problems.empty()) << nested;
-  EXPECT_EQ(problems.front(),
-            "resources.jobs.j.tasks[0].for_each_task.task.ai_runtime_task.code_source_path: a local "
-            "code_source_path is not supported inside a for_each_task");
+  EXPECT_EQ(
+      problems.front(),
+      "resources.jobs.j.tasks[0].for_each_task.task.ai_runtime_task.code_source_path: a local "
+      "code_source_path is not supported inside a for_each_task");
 }
 
 TEST(BundleSchema, UnreadableYamlIsAProblem) {
@@ -233,15 +237,16 @@ TEST(BundleBuild, AnArrayIsAForEachTaskWithTheCodeInTheWorkspace) {
   EXPECT_EQ(t.code_source_path, "${var.code_source_path}");
   EXPECT_EQ(t.mlflow_run, "{{job.run_id}}_{{input}}");
   EXPECT_TRUE(b.model.code_variable);
-  EXPECT_NE(b.files.at("command.sh").find("export SLURM_ARRAY_TASK_COUNT=5 SLURM_ARRAY_TASK_MIN=1 "
-                                          "SLURM_ARRAY_TASK_MAX=7\n"),
+  EXPECT_NE(b.files.at("command.sh")
+                .find("export SLURM_ARRAY_TASK_COUNT=5 SLURM_ARRAY_TASK_MIN=1 "
+                      "SLURM_ARRAY_TASK_MAX=7\n"),
             std::string::npos);
   EXPECT_TRUE(reports(b, Code::job_array));
 }
 
 TEST(BundleBuild, AnArrayWithoutALimitRunsAllAtOnceUpTo100) {
-  const BundleBuild b =
-      build_text("#!/bin/bash\n#SBATCH --array=0-299\n#SBATCH --gpus-per-node=h100:1\npython x.py\n");
+  const BundleBuild b = build_text(
+      "#!/bin/bash\n#SBATCH --array=0-299\n#SBATCH --gpus-per-node=h100:1\npython x.py\n");
   ASSERT_TRUE(b.ok);
   EXPECT_EQ(b.model.jobs[0].tasks.at(0).for_each->concurrency, 100U);
 }
@@ -268,9 +273,8 @@ TEST(BundleBuild, CommandLineOptionsOverrideTheScript) {
     return "#!/bin/bash\n#SBATCH --job-name=train\n#SBATCH -N 1\n#SBATCH --gpus-per-node=h100:8\n"
            "srun python train.py\n";
   };
-  const BundleBuild b =
-      build_bundle({{"dir/driver.sh", "#!/bin/bash\nsbatch -N 3 --job-name=big train.sbatch\n"}},
-                   options, read);
+  const BundleBuild b = build_bundle(
+      {{"dir/driver.sh", "#!/bin/bash\nsbatch -N 3 --job-name=big train.sbatch\n"}}, options, read);
   ASSERT_TRUE(b.ok);
   const TaskModel& t = b.model.jobs.at(0).tasks.at(0);
   EXPECT_EQ(t.key, "big");
@@ -304,16 +308,18 @@ TEST(ArrayExpansion, ListsEveryIndexOnce) {
 class WriteBundle : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("s2a-bundle-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-             "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    root_ =
+        fs::temp_directory_path() /
+        ("s2a-bundle-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
     fs::create_directories(root_);
   }
   void TearDown() override { fs::remove_all(root_); }
 
   size_t entries() const {
-    return static_cast<size_t>(std::distance(fs::directory_iterator(root_), fs::directory_iterator()));
+    return static_cast<size_t>(
+        std::distance(fs::directory_iterator(root_), fs::directory_iterator()));
   }
 
   fs::path root_;

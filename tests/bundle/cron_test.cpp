@@ -21,24 +21,18 @@ TEST_P(CronToQuartz, Converts) {
 
 INSTANTIATE_TEST_SUITE_P(
     Table, CronToQuartz,
-    ::testing::Values(CronCase{"30 2 * * *", "0 30 2 * * ?"},
-                      CronCase{"30 2 * * 1-5", "0 30 2 ? * 2-6"},
-                      CronCase{"0 0 * * 0", "0 0 0 ? * 1"},
-                      CronCase{"0 0 * * 7", "0 0 0 ? * 1"},
-                      CronCase{"0 0 * * 5-7", "0 0 0 ? * 6-7,1"},
-                      CronCase{"0 0 * * mon,fri", "0 0 0 ? * MON,FRI"},
-                      CronCase{"*/15 * * * *", "0 0/15 * * * ?"},
-                      CronCase{"0 */6 1 * *", "0 0 0/6 1 * ?"},
-                      CronCase{"0 3 1,15 jan-jun *", "0 0 3 1,15 JAN-JUN ?"},
-                      CronCase{"5 4 * */2 *", "0 5 4 * 1/2 ?"},
-                      CronCase{"0 12 * * 1-5/2", "0 0 12 ? * 2-6/2"},
-                      CronCase{"@daily", "0 0 0 * * ?"},
-                      CronCase{"@midnight", "0 0 0 * * ?"},
-                      CronCase{"@hourly", "0 0 * * * ?"},
-                      CronCase{"@weekly", "0 0 0 ? * 1"},
-                      CronCase{"@monthly", "0 0 0 1 * ?"},
-                      CronCase{"@yearly", "0 0 0 1 1 ?"},
-                      CronCase{"@annually", "0 0 0 1 1 ?"}));
+    ::testing::Values(
+        CronCase{"30 2 * * *", "0 30 2 * * ?"}, CronCase{"30 2 * * 1-5", "0 30 2 ? * 2-6"},
+        CronCase{"0 0 * * 0", "0 0 0 ? * 1"}, CronCase{"0 0 * * 7", "0 0 0 ? * 1"},
+        CronCase{"0 0 * * 5-7", "0 0 0 ? * 6-7,1"},
+        CronCase{"0 0 * * mon,fri", "0 0 0 ? * MON,FRI"},
+        CronCase{"*/15 * * * *", "0 0/15 * * * ?"}, CronCase{"0 */6 1 * *", "0 0 0/6 1 * ?"},
+        CronCase{"0 3 1,15 jan-jun *", "0 0 3 1,15 JAN-JUN ?"},
+        CronCase{"5 4 * */2 *", "0 5 4 * 1/2 ?"}, CronCase{"0 12 * * 1-5/2", "0 0 12 ? * 2-6/2"},
+        CronCase{"@daily", "0 0 0 * * ?"}, CronCase{"@midnight", "0 0 0 * * ?"},
+        CronCase{"@hourly", "0 0 * * * ?"}, CronCase{"@weekly", "0 0 0 ? * 1"},
+        CronCase{"@monthly", "0 0 0 1 * ?"}, CronCase{"@yearly", "0 0 0 1 1 ?"},
+        CronCase{"@annually", "0 0 0 1 1 ?"}));
 
 struct BadCron {
   const char* cron;
@@ -64,8 +58,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCron{"0 0 * 13 *", "13 is not a valid month"},
         BadCron{"*/0 * * * *", "the step in */0 is not a positive number"},
         BadCron{"0 0 * * 3-7/2", "a stepped day-of-week range ending in 7 has no Quartz spelling"},
-        BadCron{"0 0 * *", "a cron schedule has five fields (minute hour day-of-month month "
-                           "day-of-week)"},
+        BadCron{"0 0 * *",
+                "a cron schedule has five fields (minute hour day-of-month month "
+                "day-of-week)"},
         BadCron{"@reboot", "@reboot has no schedule equivalent"},
         BadCron{"99999999999 * * * *", "99999999999 is not a valid minute"}));
 
