@@ -106,11 +106,15 @@ class DriverWalker {
       if (!value) literal = false;
       if (value) values.push_back(*value);
     }
-    if (!literal || !submits(command.blocks[0])) {
+    // Nested loops multiply: one budget for all unrolled iterations.
+    const bool affordable = values.size() <= unroll_budget_;
+    if (!literal || !affordable || !submits(command.blocks[0])) {
       if (!literal) report_not_static(command, "a loop over words known only when it runs");
+      if (literal && !affordable) report_not_static(command, "a loop nested too deep to unroll");
       walk_list(command.blocks[0], true);
       return;
     }
+    unroll_budget_ -= values.size();
     const auto saved = bindings_;
     loop_names_.push_back(command.name);
     for (const std::string& value : values) {
@@ -535,6 +539,7 @@ class DriverWalker {
   std::map<std::string, std::string> bindings_;   // loop variable -> value
   std::map<std::string, size_t> singleton_last_;  // job name -> last submission
   std::vector<std::string> loop_names_;           // variables of the loops being unrolled
+  size_t unroll_budget_ = 10 * kMaxSubmissions;   // loop iterations left to unroll
   bool too_many_reported_ = false;
 };
 

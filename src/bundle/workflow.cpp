@@ -3,6 +3,7 @@
 #include "bundle/workflow.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <set>
 
 #include "bundle/driver.hpp"
@@ -99,7 +100,11 @@ void analyze_mail(const slurm::Job& job, OutputTarget target, JobWorkflow& workf
       add_unique(n.on_failure, user);
       mapped.push_back("FAIL -> on_failure");
     } else if (type.rfind("TIME_LIMIT", 0) == 0 && limited) {
-      const uint64_t percent = type == "TIME_LIMIT" ? 100 : std::stoull(type.substr(11));
+      uint64_t percent = 100;  // TIME_LIMIT_90 -> 90
+      if (type.size() > 11) {
+        const std::string_view digits = std::string_view(type).substr(11);
+        std::from_chars(digits.data(), digits.data() + digits.size(), percent);
+      }
       warn_percent = std::min(warn_percent.value_or(percent), percent);
       add_unique(n.on_duration_warning, user);
       mapped.push_back(type + " -> on_duration_warning_threshold_exceeded");

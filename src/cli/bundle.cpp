@@ -88,6 +88,13 @@ int run_bundle(const BundleArgs& args) {
     std::cerr << "slurm2air: a bundle is a directory: give it with -o DIR\n";
     return kExitUsage;
   }
+  // Refuse before converting: the report should not end in a write error.
+  std::error_code error;
+  if (!args.force && fs::is_directory(args.output, error) && !fs::is_empty(args.output, error)) {
+    std::cerr << "slurm2air: error: " << args.output
+              << ": exists and is not empty; pass --force to replace it\n";
+    return kExitFailed;
+  }
   std::vector<bundle::BundleInput> inputs;
   for (const std::string& path : expand_inputs(args.inputs)) {
     inputs.push_back({path == "-" ? "<stdin>" : path, io::read_script(path)});

@@ -179,3 +179,22 @@ TEST(DriverWalker, StopsAtTheTaskLimit) {
 
 }  // namespace
 }  // namespace s2a::bundle
+
+namespace s2a::bundle {
+namespace {
+
+TEST(DriverWalker, NestedLoopsStayWithinBudget) {
+  std::string words;
+  for (int i = 0; i < 100; ++i) words += " w" + std::to_string(i);
+  std::string text = "#!/bin/bash\n";
+  for (int depth = 0; depth < 6; ++depth)
+    text += "for v" + std::to_string(depth) + " in" + words + "; do\n";
+  text += "sbatch a.sbatch\n";
+  for (int depth = 0; depth < 6; ++depth) text += "done\n";
+  const Driver d = analyze(text);
+  EXPECT_LE(d.plan.submissions.size(), kMaxSubmissions);
+  EXPECT_FALSE(d.diagnostics.empty());
+}
+
+}  // namespace
+}  // namespace s2a::bundle
