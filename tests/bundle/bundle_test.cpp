@@ -368,3 +368,32 @@ TEST_F(WriteBundle, RefusesAFile) {
 
 }  // namespace
 }  // namespace s2a::bundle
+
+namespace s2a::bundle {
+namespace {
+
+// Truncated and byte-flipped corpus scripts: the builder reports, never throws
+// or crashes, and whatever it builds passes the check.
+TEST(BundleRobustness, MutatedCorpusScripts) {
+  size_t runs = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(kSource / "corpus")) {
+    const std::string ext = entry.path().extension().string();
+    if (!entry.is_regular_file() || (ext != ".sbatch" && ext != ".sh")) continue;
+    const std::string text = slurp(entry.path());
+    for (size_t cut = 1; cut < 8; ++cut) {
+      std::string mutated = text.substr(0, text.size() * cut / 8);
+      if (!mutated.empty()) mutated[mutated.size() / 2] ^= 0x20;
+      BundleBuild b;
+      EXPECT_NO_THROW(b = build_text(mutated, entry.path().filename().string()))
+          << entry.path() << " cut " << cut;
+      if (b.ok) {
+        EXPECT_EQ(check_bundle_yaml(b.files.at("databricks.yml")), std::vector<std::string>{});
+      }
+      ++runs;
+    }
+  }
+  EXPECT_GT(runs, 400U);
+}
+
+}  // namespace
+}  // namespace s2a::bundle
