@@ -5,6 +5,7 @@
 #include "air/directive_policy.hpp"
 #include "air/map_workload.hpp"
 #include "diag/suppress.hpp"
+#include "bundle/workflow.hpp"
 #include "emit/validate.hpp"
 #include "emit/yaml.hpp"
 
@@ -124,14 +125,19 @@ Translation translate(std::string file_name, std::string text, const TranslateOp
   // 2. What they mean: typed options with provenance.
   t.job = slurm::build_job(t.scan, diagnostics);
   // 3. What each directive becomes on AI Runtime.
-  t.directives = air::apply_directive_policy(t.scan, diagnostics);
+  t.directives = air::apply_directive_policy(t.scan, diagnostics,
+                                             options.target == OutputTarget::bundle);
   // 4. The body: every command and where it runs.
   t.body = slurm::analyze_body(*t.file, t.scan.body_offset, diagnostics);
+  // 4b. Workflow constructs: arrays, mail, dependencies, requeue, drivers.
+  t.workflow =
+      bundle::analyze_workflow(*t.file, t.scan, t.job, t.body, options.target, diagnostics);
   // 5. The workload: compute, limits, environment and the rewritten command.
   air::WorkloadMapping mapping =
       air::map_workload(*t.file, t.job, t.body, workload_options(options), diagnostics);
   t.redactions = std::move(mapping.redactions);
   t.edits = std::move(mapping.edits);
+  bundle::adapt_workload(t.workflow, options.target, mapping.workload);
   // 6. Emit, then read it back: nothing leaves that the schema would refuse.
   // No secret byte may reach the YAML: provenance comments mask them, and
   // anything left (a value copied by another rule) is replaced before the check.
@@ -144,6 +150,9 @@ Translation translate(std::string file_name, std::string text, const TranslateOp
                            "please report this script to the slurm2air maintainers"});
   }
   if (problems.empty()) {
+    if (options.target == OutputTarget::workload) {
+      yaml = bundle::array_submit_comment(t.workflow, options.yaml_name) + yaml;
+    }
     t.yaml = std::move(yaml);
     t.workload = std::move(mapping.workload);
   }

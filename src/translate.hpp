@@ -12,6 +12,8 @@
 #include "air/outcome.hpp"
 #include "air/command.hpp"
 #include "air/workload.hpp"
+#include "bundle/target.hpp"
+#include "bundle/workflow.hpp"
 #include "diag/diagnostic.hpp"
 #include "directives/directives.hpp"
 #include "profile/profile.hpp"
@@ -35,6 +37,9 @@ struct TranslateOptions {
   // --profile FILE: read by the command line (cli::apply_site_profile) into
   // `profile` before translate(), which itself never touches the filesystem.
   std::string profile_path;
+  // --format: arrays, mail, dependencies and start times depend on the target.
+  OutputTarget target = OutputTarget::workload;
+  std::string yaml_name = "train.yaml";  // named in the array submit commands
 };
 
 /// "cli-1.19" / "cli-1.20"; empty for anything else.
@@ -52,6 +57,7 @@ struct Translation {
   std::vector<Span> redactions;            // secret values: never print these bytes
   std::vector<air::LoggedEdit> edits;      // every change made to the user's command
   Diagnostics suppressed;                  // silenced by `# slurm2air: disable=` or the site
+  bundle::JobWorkflow workflow;            // arrays, mail, retries (src/bundle/workflow.hpp)
 };
 
 /// `text` with every secret value of `t` (the bytes under t.redactions)

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 namespace s2a::air {
 namespace {
@@ -129,8 +130,18 @@ bool policy_table_is_sorted() {
                         [](const Row& a, const Row& b) { return a.option < b.option; });
 }
 
+/// Options a bundle job expresses itself (for_each_task, email_notifications,
+/// depends_on, schedule); the workflow stage reports each of them.
+std::optional<DirectiveStatus> bundle_status(std::string_view option) {
+  if (option == "array" || option == "mail-type" || option == "mail-user") {
+    return DirectiveStatus::mapped;
+  }
+  if (option == "dependency" || option == "begin") return DirectiveStatus::approximated;
+  return std::nullopt;
+}
+
 std::vector<DirectiveOutcome> apply_directive_policy(const directives::ScanResult& scan,
-                                                     Diagnostics& diagnostics) {
+                                                     Diagnostics& diagnostics, bool bundle_target) {
   std::vector<DirectiveOutcome> outcomes;
   for (const directives::Option& option : scan.options) {
     // Earlier occurrences and later het-job components were reported when the
@@ -145,6 +156,16 @@ std::vector<DirectiveOutcome> apply_directive_policy(const directives::ScanResul
     }
     if (option.spec->origin == directives::OptionOrigin::early_pass) {
       outcomes.push_back({&option, DirectiveStatus::no_effect});
+      continue;
+    }
+    if (const auto status = bundle_status(option.name()); bundle_target && status) {
+      outcomes.push_back({&option, *status});
+      continue;
+    }
+    // For a workload the workflow stage (src/bundle/workflow.cpp) reports
+    // arrays and mail itself, with what --format bundle would make of them.
+    if (!bundle_target && (option.name() == "array" || option.name() == "mail-type")) {
+      outcomes.push_back({&option, DirectiveStatus::reported});
       continue;
     }
     const Row* row = find_row(option.name());

@@ -545,9 +545,10 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
     // `--token X`, `--hf_token=X`, `--api-key X`, `--password X`, `docker login -p X`
     if (arg->size() > 1 && arg->front() == '-') {
       const size_t eq = arg->find('=');
-      std::string flag = upper(arg->substr(
-          arg->find_first_not_of('-'),
-          eq == std::string::npos ? std::string::npos : eq - arg->find_first_not_of('-')));
+      const size_t name_begin = arg->find_first_not_of('-');
+      if (name_begin == std::string::npos || (eq != std::string::npos && eq < name_begin)) continue;
+      std::string flag = upper(
+          arg->substr(name_begin, eq == std::string::npos ? std::string::npos : eq - name_begin));
       std::replace(flag.begin(), flag.end(), '-', '_');
       const bool docker_p = flag == "P" && (program == "docker" || program == "podman") &&
                             slurm::literal_value(words[1]) == "login";

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "bundle/workflow.hpp"
+
 namespace s2a::air {
 namespace {
 
@@ -21,6 +23,20 @@ VariableRule approximate(std::string to, std::string reason, std::string hint) {
 }
 VariableRule unmapped(std::string reason, std::string hint) {
   return {VariableAction::report, "", true, std::move(reason), std::move(hint)};
+}
+
+/// The array variables the preamble exports.
+bool is_array_preamble_variable(std::string_view name) {
+  return name == "SLURM_ARRAY_TASK_ID" || name == "SLURM_ARRAY_TASK_COUNT" ||
+         name == "SLURM_ARRAY_TASK_MIN" || name == "SLURM_ARRAY_TASK_MAX" ||
+         name == "SLURM_ARRAY_JOB_ID";
+}
+
+/// An array small enough to be written out gets the preamble.
+bool has_array_preamble(const slurm::Job& job) {
+  if (!job.array) return false;
+  const auto parsed = values::parse_array(job.array->value);
+  return parsed && parsed->count() <= bundle::kMaxArrayIndexes;
 }
 
 }  // namespace
@@ -89,6 +105,10 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
   }
   if (name == "SLURM_JOB_NAME") {
     return {VariableAction::literal, experiment_name, true, "the experiment name", ""};
+  }
+  if (is_array_preamble_variable(name) && has_array_preamble(job)) {
+    // Set at the top of the command by bundle::adapt_workload (src/bundle/workflow.cpp).
+    return {};
   }
   if (name == "SLURM_JOB_ID" || name == "SLURM_JOBID" || name == "SLURM_ARRAY_JOB_ID") {
     return unmapped("has no AI Runtime equivalent: there is no job id on the nodes",

@@ -8,11 +8,13 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/rehearse.hpp"
 #include "cli/profile.hpp"
 #include "cli/batch_commands.hpp"
+#include "cli/bundle.hpp"
 #include "diag/catalog.hpp"
 #include "emit/inspect.hpp"
 #include "emit/report.hpp"
@@ -52,6 +54,9 @@ struct ConvertArgs {
   std::string report_file;
   s2a::TranslateOptions translate;
   bool no_comments = false;
+  std::string format = "yaml";  // yaml | bundle (src/cli/bundle.cpp)
+  bool force = false;
+  bool workflow = false;
 };
 
 void add_translate_options(CLI::App& app, s2a::TranslateOptions& options) {
@@ -83,6 +88,9 @@ Translation run_translate(const ConvertArgs& args) {
   s2a::TranslateOptions options = args.translate;
   options.provenance_comments = !args.no_comments;
   s2a::cli::apply_site_profile(options);
+  if (!args.output.empty() && args.output != "-") {
+    options.yaml_name = std::filesystem::path(args.output).filename().string();
+  }
   spdlog::debug("translating {}", name);
   return s2a::translate(std::move(name), s2a::io::read_script(args.input), options);
 }
@@ -152,6 +160,15 @@ int main(int argc, char** argv) {
   bool catalog = false;
   app.add_flag("--diagnostics-markdown", catalog, "print the diagnostics catalog (docs/diagnostics.md)");
   add_translate_options(app, args.translate);
+  app.add_option("--format", args.format,
+                 "yaml: one workload file; bundle: a bundle directory (-o DIR)")
+      ->check(CLI::IsMember({"yaml", "bundle"}));
+  app.add_flag("--force", args.force, "with --format bundle: replace a non-empty -o DIR");
+  app.add_flag("--workflow", args.workflow, "with --format bundle: the script is a driver");
+  s2a::cli::BundleArgs bundle_args;
+  CLI::App* bundle_cmd = s2a::cli::add_bundle_command(app, bundle_args);
+  ConvertArgs bundle_translate;
+  add_translate_options(*bundle_cmd, bundle_translate.translate);
 
   ConvertArgs inspect_args;
   CLI::App* inspect_cmd = app.add_subcommand("inspect", "print what slurm2air understood the job to be");
@@ -196,9 +213,22 @@ int main(int argc, char** argv) {
     for (const s2a::cli::Subcommand& command : review) {
       if (*command.app) return command.run();
     }
+    if (*bundle_cmd) {
+      bundle_args.translate = bundle_translate.translate;
+      s2a::cli::apply_site_profile(bundle_args.translate);
+      return s2a::cli::run_bundle(bundle_args);
+    }
     if (args.input.empty()) {
       std::cerr << app.help();
       return kExitUsage;
+    }
+    if (args.format == "bundle") {
+      s2a::cli::BundleArgs converted{{args.input},   args.output,   args.report_format,
+                                     args.report_file, args.force,  args.workflow,
+                                     "",               args.translate};
+      converted.translate.provenance_comments = !args.no_comments;
+      s2a::cli::apply_site_profile(converted.translate);
+      return s2a::cli::run_bundle(converted);
     }
     return convert(args);
   } catch (const s2a::profile::ProfileError& error) {

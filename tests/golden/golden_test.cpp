@@ -5,6 +5,9 @@
 //   expected.yaml         the YAML on stdout (absent: nothing may be written)
 //   expected.report.txt   the report on stderr
 //   expected.exit         optional: the exit code (default 0)
+//   expected/             bundle cases: the files the run wrote to `out/` (args
+//                         give `-o out`), compared file by file; `out/` is
+//                         removed before and after the run
 //
 // The binary runs in the case directory as `slurm2air job.sbatch ARGS...`.
 // SLURM2AIR_UPDATE_GOLDENS=1 rewrites the expected files instead of
@@ -13,6 +16,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "support/run_process.hpp"
@@ -70,6 +74,47 @@ void compare_or_update(const fs::path& file, const std::string& actual, bool pre
   EXPECT_EQ(expected, actual) << unified_diff(expected, actual, file.filename().string());
 }
 
+/// Every regular file under `root`, by path relative to it.
+std::map<std::string, std::string> read_tree(const fs::path& root) {
+  std::map<std::string, std::string> files;
+  if (!fs::is_directory(root)) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.is_regular_file()) {
+      files[fs::relative(entry.path(), root).string()] = read_file(entry.path().string());
+    }
+  }
+  return files;
+}
+
+/// Bundle cases write a directory; it must match expected/ exactly.
+void compare_or_update_tree(const fs::path& dir) {
+  const fs::path out = dir / "out";
+  const fs::path expected = dir / "expected";
+  if (!fs::exists(out) && !fs::exists(expected)) return;
+  const auto actual = read_tree(out);
+  if (updating()) {
+    fs::remove_all(expected);
+    for (const auto& [relative, content] : actual) {
+      fs::create_directories((expected / relative).parent_path());
+      write_file((expected / relative).string(), content);
+    }
+  } else {
+    const auto wanted = read_tree(expected);
+    for (const auto& [relative, content] : wanted) {
+      const auto found = actual.find(relative);
+      if (found == actual.end()) {
+        ADD_FAILURE() << "out/" << relative << " was not written";
+        continue;
+      }
+      EXPECT_EQ(content, found->second) << unified_diff(content, found->second, relative);
+    }
+    for (const auto& [relative, content] : actual) {
+      EXPECT_TRUE(wanted.count(relative)) << "out/" << relative << " is not in expected/";
+    }
+  }
+  fs::remove_all(out);
+}
+
 class Golden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Golden, MatchesExpectedFiles) {
@@ -77,6 +122,7 @@ TEST_P(Golden, MatchesExpectedFiles) {
     GTEST_FAIL() << "refusing to update goldens under CI";
   }
   const fs::path dir = kGoldenRoot / GetParam();
+  fs::remove_all(dir / "out");
   const auto result = testing::run_process(SLURM2AIR_BINARY, read_args(dir), dir.string());
   compare_or_update(dir / "expected.yaml", result.out, !result.out.empty());
   compare_or_update(dir / "expected.report.txt", result.err, true);
@@ -90,6 +136,7 @@ TEST_P(Golden, MatchesExpectedFiles) {
   if (!result.out.empty()) {
     EXPECT_NO_THROW((void)YAML::Load(result.out)) << "stdout is not YAML";
   }
+  compare_or_update_tree(dir);
 }
 
 std::string case_name(const ::testing::TestParamInfo<std::string>& info) {

@@ -1,0 +1,3 @@
+#!/bin/bash
+cd "$CODE_SOURCE_PATH"
+python evaluate.py --checkpoint latest

@@ -1,0 +1,3 @@
+#!/bin/bash
+cd "$CODE_SOURCE_PATH"
+python report.py

@@ -1,0 +1,7 @@
+#!/bin/bash
+cd "$CODE_SOURCE_PATH"
+# [slurm2air] export WANDB_PROJECT=llama-sft
+# [slurm2air] export NCCL_DEBUG=INFO
+torchrun --nnodes="$NUM_NODES" --nproc_per_node="${LOCAL_WORLD_SIZE:-8}" \
+    --rdzv_backend=c10d --rdzv_endpoint="$MASTER_ADDR:$MASTER_PORT" \
+    train.py --config configs/sft.yaml
