@@ -4,6 +4,7 @@
 #include "emit/validate.hpp"
 
 #include "emit/yaml.hpp"
+#include "emit/yaml_reader.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -125,7 +126,7 @@ std::vector<std::string> check(const YAML::Node& root, const Workload& expected)
 
 std::vector<std::string> validate_workload_yaml(const std::string& yaml, const Workload& expected) {
   try {
-    return check(YAML::Load(yaml), expected);
+    return check(load_yaml(yaml), expected);  // fast reader, else YAML::Load
   } catch (const YAML::Exception& error) {
     return {std::string("the YAML does not parse: ") + error.what()};
   }
