@@ -162,14 +162,14 @@ def copy_sample(count, seed, source, out):
                         os.path.join(sub, f"script{i:05d}.sh"))
 
 
-def write_stress(out):
+def write_stress(out, big_sizes):
     """Inputs for the superlinearity check, each at three sizes."""
     os.makedirs(out, exist_ok=True)
     rng = random.Random(7)
     typical = generate_script(rng, 0)
     body = "".join(typical.splitlines(keepends=True)[12:])
     header = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\n"
-    for mb in (2, 10, 50):  # a huge script
+    for mb in big_sizes:  # a huge script
         target = mb << 20
         copies = target // len(body) + 1
         with open(os.path.join(out, f"big-{mb}mb.sh"), "w") as f:
@@ -197,10 +197,12 @@ def main():
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--from", dest="source", help="sample real scripts from this directory")
     parser.add_argument("--stress", action="store_true", help="write the superlinearity inputs")
+    parser.add_argument("--big-mb", default="1,4,16",
+                        help="sizes in MB of the huge-script inputs (e.g. 2,10,50)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if args.stress:
-        write_stress(args.out)
+        write_stress(args.out, [int(x) for x in args.big_mb.split(",")])
     elif args.source:
         copy_sample(args.count, args.seed, args.source, args.out)
     else:
