@@ -63,7 +63,7 @@ EOF
 
 echo "== batch over the tree, $threads threads (wall ms, peak RSS)"
 batch_cmd="$driver --threads $threads --list $work/all.list"
-if "$cli" batch --help > /dev/null 2>&1; then
+if "$cli" --help 2>/dev/null | grep -qE "^  batch( |$)"; then
   batch_cmd="$cli batch --jobs $threads --output-dir $work/out $scripts"
 fi
 echo "slurm2air: $batch_cmd"
