@@ -68,7 +68,9 @@ if "$cli" --help 2>/dev/null | grep -qE "^  batch( |$)"; then
 fi
 echo "slurm2air: $batch_cmd"
 s2a_batch=$(median_ms "$batch_cmd")
-shfmt_batch=$(median_ms "shfmt -l $scripts")
+# shfmt skips files whose extension it does not know (.sbatch) when given a
+# directory, so hand it the same file list.
+shfmt_batch=$(median_ms "xargs -a $work/all.list shfmt -l")
 /usr/bin/time -v $batch_cmd > /dev/null 2> "$work/time.txt" || true
 rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
 all_files=$(wc -l < "$work/all.list")
