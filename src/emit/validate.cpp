@@ -5,6 +5,7 @@
 
 #include "air/map_workload.hpp"
 #include "emit/yaml.hpp"
+#include "emit/yaml_reader.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -175,7 +176,7 @@ std::vector<std::string> check(const YAML::Node& root, const Workload& expected)
 
 std::vector<std::string> validate_workload_yaml(const std::string& yaml, const Workload& expected) {
   try {
-    return check(YAML::Load(yaml), expected);
+    return check(load_yaml(yaml), expected);  // fast reader, else YAML::Load
   } catch (const YAML::Exception& error) {
     return {std::string("the YAML does not parse: ") + error.what()};
   }

@@ -4,6 +4,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "emit/yaml_writer.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -29,7 +31,8 @@ bool yaml_plain_is_typed(const std::string& value) {
 
 namespace {
 
-void emit_string(YAML::Emitter& out, const std::string& value) {
+template <class Out>
+void emit_string(Out& out, const std::string& value) {
   if (yaml_plain_is_typed(value)) {
     out << YAML::SingleQuoted << value;
   } else {
@@ -62,6 +65,8 @@ std::string where(const SourceFile& file, Span span, const std::vector<Span>* re
   return "line " + std::to_string(at.line) + ": " + text;
 }
 
+// Out is YamlWriter (fast) or YAML::Emitter (everything else); see yaml_writer.hpp.
+template <class Out>
 class WorkloadEmitter {
  public:
   WorkloadEmitter(const air::Workload& workload, const SourceFile& file, const YamlOptions& options)
@@ -87,6 +92,8 @@ class WorkloadEmitter {
     out_ << YAML::EndMap;
     return std::string(out_.c_str()) + "\n";
   }
+
+  [[nodiscard]] bool good() const { return out_.good(); }
 
  private:
   void comment(const std::string& text) {
@@ -180,7 +187,7 @@ class WorkloadEmitter {
   const air::Workload& w_;
   const SourceFile& file_;
   const YamlOptions& options_;
-  YAML::Emitter out_;
+  Out out_;
 };
 
 }  // namespace
@@ -188,7 +195,10 @@ class WorkloadEmitter {
 std::string emit_workload_yaml(const air::Workload& workload, const SourceFile& file,
                                const YamlOptions& options) {
   const bool literal = fits_literal_block(workload.command);
-  return WorkloadEmitter(workload, file, options).emit(literal);
+  WorkloadEmitter<YamlWriter> fast(workload, file, options);
+  std::string yaml = fast.emit(literal);
+  if (fast.good()) return yaml;
+  return WorkloadEmitter<YAML::Emitter>(workload, file, options).emit(literal);
 }
 
 }  // namespace s2a::emit

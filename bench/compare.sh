@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Compares slurm2air with `bash -n` and `shfmt` on the same scripts, then
+# checks batch scaling and that time per byte stays flat on huge inputs.
+#
+#   bench/compare.sh BUILD_DIR SCRIPT_DIR [THREADS]
+#
+# BUILD_DIR must be configured with -DSLURM2AIR_BENCH=ON (for
+# slurm2air_bench_driver). SCRIPT_DIR is a tree of scripts, e.g. one written by
+# bench/generate_corpus.py. Prints lines/ms, ratios and peak memory; see
+# docs/performance.md for how to read them. Wall-clock numbers: run on an
+# idle machine, or repeat and take medians (this script reports medians).
+set -euo pipefail
+
+build=${1:?usage: compare.sh BUILD_DIR SCRIPT_DIR [THREADS]}
+scripts=${2:?usage: compare.sh BUILD_DIR SCRIPT_DIR [THREADS]}
+threads=${3:-2}
+driver="$build/bench/slurm2air_bench_driver"
+cli="$build/slurm2air"
+runs=${RUNS:-5}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+for tool in bash shfmt hyperfine /usr/bin/time "$driver" "$cli"; do
+  command -v "$tool" > /dev/null || { echo "missing: $tool" >&2; exit 1; }
+done
+
+# Only scripts bash itself accepts, so every tool parses the same valid text.
+find "$scripts" -type f | sort > "$work/all.list"
+while IFS= read -r f; do bash -n "$f" 2> /dev/null && printf '%s\n' "$f"; done \
+  < "$work/all.list" > "$work/files.list"
+# One big file for the parse-throughput comparison: bash -n takes one file per
+# process, so per-file runs would measure process start-up, not parsing.
+while IFS= read -r f; do cat "$f"; echo; done < "$work/files.list" > "$work/all.sh"
+files=$(wc -l < "$work/files.list")
+lines=$(wc -l < "$work/all.sh")
+echo "== inputs: $files scripts that bash -n accepts, $lines lines (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+
+median_ms() {  # hyperfine's median of a command, in ms
+  hyperfine -N --style none --warmup 2 --runs "$runs" --export-json "$work/h.json" "$1" \
+    > /dev/null 2>&1
+  python3 -c "import json;print('%.1f' % (json.load(open('$work/h.json'))['results'][0]['median']*1e3))"
+}
+
+echo "== single thread, parse throughput on the concatenation (lines/ms, median of $runs)"
+bash_ms=$(median_ms "bash -n $work/all.sh")
+shfmt_ms=$(median_ms "shfmt -l $work/all.sh")  # parse + format in memory, prints nothing
+s2a_ms=$(median_ms "$driver --preload --list $work/files.list")
+s2a_parse=$("$driver" --preload --repeat "$runs" --stage parse --list "$work/files.list" |
+  sed -n 's/.*lines_per_ms \([0-9.]*\).*/\1/p')
+s2a_pipeline=$("$driver" --preload --repeat "$runs" --list "$work/files.list" |
+  sed -n 's/.*lines_per_ms \([0-9.]*\).*/\1/p')
+python3 - "$lines" "$bash_ms" "$shfmt_ms" "$s2a_pipeline" "$s2a_parse" "$s2a_ms" <<'EOF'
+import sys
+lines, bash_ms, shfmt_ms, pipe, parse, s2a_ms = map(float, sys.argv[1:])
+bash, shfmt = lines / bash_ms, lines / shfmt_ms
+print(f"bash -n            {bash:8.0f} lines/ms")
+print(f"shfmt -l           {shfmt:8.0f} lines/ms")
+print(f"slurm2air parse    {parse:8.0f} lines/ms  ({parse / bash:.2f}x bash -n)")
+print(f"slurm2air pipeline {pipe:8.0f} lines/ms  ({pipe / bash:.2f}x bash -n, {pipe / shfmt:.2f}x shfmt)"
+      "  [scan+parse+map+emit+validate, files in memory]")
+print(f"  (driver process incl. start-up and reading: {lines / s2a_ms:.0f} lines/ms)")
+EOF
+
+echo "== batch over the tree, $threads threads (wall ms, peak RSS)"
+batch_cmd="$driver --threads $threads --list $work/all.list"
+if "$cli" --help 2>/dev/null | grep -qE "^  batch( |$)"; then
+  batch_cmd="$cli batch --jobs $threads --output-dir $work/out $scripts"
+fi
+echo "slurm2air: $batch_cmd"
+s2a_batch=$(median_ms "$batch_cmd")
+# shfmt skips files whose extension it does not know (.sbatch) when given a
+# directory, so hand it the same file list.
+shfmt_batch=$(median_ms "xargs -a $work/all.list shfmt -l")
+/usr/bin/time -v $batch_cmd > /dev/null 2> "$work/time.txt" || true
+rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
+all_files=$(wc -l < "$work/all.list")
+echo "slurm2air batch  ${s2a_batch} ms for $all_files files, peak RSS ${rss} KB"
+echo "shfmt -l         ${shfmt_batch} ms  (ratio shfmt/slurm2air: $(python3 -c "print('%.2f' % ($shfmt_batch/$s2a_batch))"))"
+
+echo "== scaling: the first 1/4, 1/2 and all of the tree"
+for frac in 4 2 1; do
+  n=$((all_files / frac))
+  head -n "$n" "$work/all.list" > "$work/part.list"
+  "$driver" --threads "$threads" --repeat 3 --list "$work/part.list" |
+    awk -v n="$n" '/median_ms/ {print "files " n ": " $2 " ms, " $10 " ns/byte, max RSS " $12 " KB"}'
+done
+
+echo "== superlinearity: time per byte at three sizes of each shape"
+bench_dir=$(cd "$(dirname "$0")" && pwd)
+"$bench_dir/generate_corpus.py" --stress --big-mb "${BIG_MB:-1,4,16}" --out "$work/stress"
+for f in "$work"/stress/*; do
+  "$driver" --preload --repeat 3 "$f" |
+    awk -v f="$(basename "$f")" '/median_ms/ {printf "%-24s %10.1f ms %8.1f ns/byte\n", f, $2, $10}'
+done

@@ -1,0 +1,217 @@
+// read_simple_yaml(): a line-based reader for the YamlWriter subset.
+//
+// Every check that fails returns nullopt rather than guessing: the fallback
+// (YAML::Load) is always correct, only slower.
+#include "emit/yaml_reader.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "emit/yaml_writer.hpp"
+
+namespace s2a::emit {
+namespace {
+
+struct Line {
+  uint32_t indent = 0;
+  std::string_view text;  // after the indentation
+  std::string_view raw;   // the whole line
+};
+
+bool is_printable_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
+}
+
+bool is_simple_key(std::string_view key) {
+  if (key.empty() || key.size() > 100) return false;
+  if (!(std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_')) return false;
+  return std::all_of(key.begin(), key.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string_view text) {
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) end = text.size();
+      std::string_view raw = text.substr(start, end - start);
+      const size_t indent = raw.find_first_not_of(' ');
+      Line line;
+      line.raw = raw;
+      line.indent = static_cast<uint32_t>(indent == std::string_view::npos ? raw.size() : indent);
+      line.text = raw.substr(line.indent);
+      lines_.push_back(line);
+      start = end + 1;
+    }
+  }
+
+  std::optional<YAML::Node> document() {
+    YAML::Node root = YAML::Node(YAML::NodeType::Map);
+    if (!read_map(0, root)) return std::nullopt;
+    if (i_ != lines_.size()) return std::nullopt;
+    return root;
+  }
+
+ private:
+  // A value ends at the end of the line or at "  # comment".
+  static bool rest_is_comment(std::string_view rest) {
+    const size_t hash = rest.find_first_not_of(' ');
+    if (hash == std::string_view::npos) return rest.empty();
+    return hash >= 1 && rest[hash] == '#';
+  }
+
+  /// A scalar on one line; false if it is not in the subset.
+  static bool read_scalar(std::string_view text, YAML::Node& node) {
+    if (text.empty()) return false;
+    std::string value;
+    if (text.front() == '\'') {
+      size_t i = 1;
+      for (; i < text.size(); ++i) {
+        if (text[i] == '\'') {
+          if (i + 1 < text.size() && text[i + 1] == '\'') {
+            value += '\'';
+            ++i;
+            continue;
+          }
+          break;
+        }
+        value += text[i];
+      }
+      if (i >= text.size() || !rest_is_comment(text.substr(i + 1))) return false;
+      node = YAML::Node(value);
+      node.SetTag("!");
+      return true;
+    }
+    if (text.front() == '"') {
+      size_t i = 1;
+      for (; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\') {
+          if (i + 1 >= text.size() || (text[i + 1] != '"' && text[i + 1] != '\\')) return false;
+          ++i;
+        }
+        value += text[i];
+      }
+      if (i >= text.size() || !rest_is_comment(text.substr(i + 1))) return false;
+      node = YAML::Node(value);
+      node.SetTag("!");
+      return true;
+    }
+    const size_t comment = text.find(" #");
+    std::string_view plain = text.substr(0, comment);
+    if (comment != std::string_view::npos) {
+      while (!plain.empty() && plain.back() == ' ') plain.remove_suffix(1);
+    }
+    if (!plain_scalar_allowed(plain)) return false;
+    node = YAML::Node(std::string(plain));
+    node.SetTag("?");
+    return true;
+  }
+
+  /// "|" then lines indented by `indent`; clip chomping (one final newline).
+  bool read_literal(uint32_t indent, YAML::Node& node) {
+    std::string value;
+    size_t trailing_empty = 0;
+    bool first = true;
+    while (i_ < lines_.size()) {
+      const Line& line = lines_[i_];
+      if (line.raw.empty()) {
+        if (first) return false;  // indentation would come from a later line
+        ++trailing_empty;
+        ++i_;
+        continue;
+      }
+      if (line.indent < indent) break;
+      if (first && line.indent != indent) return false;
+      if (line.text.empty()) return false;  // whitespace-only line
+      if (!std::all_of(line.raw.begin(), line.raw.end(),
+                       [](char c) { return (c >= 0x20 && c <= 0x7E) || c == '\t'; })) {
+        return false;  // UTF-8 and control bytes: yaml-cpp decides
+      }
+      value.append(first ? 0 : trailing_empty + 1, '\n');
+      trailing_empty = 0;
+      value += line.raw.substr(indent);
+      first = false;
+      ++i_;
+    }
+    if (first) return false;
+    value += '\n';
+    node = YAML::Node(value);
+    node.SetTag("!");
+    return true;
+  }
+
+  bool read_sequence(uint32_t indent, YAML::Node& seq) {
+    while (i_ < lines_.size() && lines_[i_].indent == indent && !lines_[i_].raw.empty()) {
+      const Line& line = lines_[i_];
+      if (!line.text.starts_with("- ")) return false;
+      YAML::Node item;
+      if (!read_scalar(line.text.substr(2), item)) return false;
+      seq.push_back(item);
+      ++i_;
+    }
+    return seq.size() > 0;
+  }
+
+  bool read_map(uint32_t indent, YAML::Node& map) {
+    std::vector<std::string> keys;
+    while (i_ < lines_.size()) {
+      const Line& line = lines_[i_];
+      if (line.raw.empty() || !is_printable_ascii(line.raw)) return false;
+      if (line.indent < indent) break;
+      if (line.indent > indent) return false;
+      const size_t colon = line.text.find(':');
+      if (colon == std::string_view::npos) return false;
+      const std::string key(line.text.substr(0, colon));
+      if (!is_simple_key(key) || std::find(keys.begin(), keys.end(), key) != keys.end()) {
+        return false;  // duplicates: leave to yaml-cpp
+      }
+      std::string_view rest = line.text.substr(colon + 1);
+      ++i_;
+      YAML::Node value;
+      if (rest.empty()) {
+        // A nested map or sequence, two columns in.
+        if (i_ >= lines_.size() || lines_[i_].indent != indent + 2) return false;
+        if (lines_[i_].text.starts_with("- ")) {
+          value = YAML::Node(YAML::NodeType::Sequence);
+          if (!read_sequence(indent + 2, value)) return false;
+        } else {
+          value = YAML::Node(YAML::NodeType::Map);
+          if (!read_map(indent + 2, value)) return false;
+        }
+      } else {
+        if (rest.front() != ' ') return false;
+        rest.remove_prefix(1);
+        if (rest == "|") {
+          if (!read_literal(indent + 2, value)) return false;
+        } else if (!read_scalar(rest, value)) {
+          return false;
+        }
+      }
+      map.force_insert(key, value);  // no lookup: duplicates were refused above
+      keys.push_back(key);
+    }
+    return !keys.empty();
+  }
+
+  std::vector<Line> lines_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+std::optional<YAML::Node> read_simple_yaml(std::string_view text) {
+  if (text.empty() || text.back() != '\n') return std::nullopt;
+  text.remove_suffix(1);
+  return Reader(text).document();
+}
+
+YAML::Node load_yaml(const std::string& text) {
+  if (std::optional<YAML::Node> node = read_simple_yaml(text)) return *node;
+  return YAML::Load(text);
+}
+
+}  // namespace s2a::emit

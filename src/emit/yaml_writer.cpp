@@ -1,0 +1,248 @@
+// YamlWriter: yaml-cpp 0.7's block layout rules, written out directly.
+//
+// The rules mirrored here (and checked against yaml-cpp by
+// tests/emit/yaml_writer_test.cpp): a map key goes on a new line at the
+// group's indent; ": " before a scalar value, a newline before a nested
+// group; nested groups indent by 2; "- " before sequence items; comments are
+// "  # text" and force a newline before the next node; literal blocks are
+// "|" with every non-empty line indented to the value's indent.
+#include "emit/yaml_writer.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+namespace s2a::emit {
+namespace {
+
+constexpr uint32_t kIndent = 2;        // yaml-cpp's default group indent
+constexpr size_t kMaxSimpleKey = 100;  // far below yaml-cpp's long-key switch (1024)
+
+bool is_printable_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
+}
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+bool is_null_spelling(std::string_view text) {
+  return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
+}
+
+}  // namespace
+
+bool plain_scalar_allowed(std::string_view value) {
+  if (is_null_spelling(value) || !is_printable_ascii(value)) return false;
+  const char first = value.front();
+  if (is_blank(first) ||
+      std::string_view(",[]{}#&*!|>'\"%@`").find(first) != std::string_view::npos) {
+    return false;
+  }
+  if ((first == '-' || first == '?' || first == ':') && (value.size() == 1 || is_blank(value[1]))) {
+    return false;
+  }
+  if (value.back() == ' ') return false;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const bool last = i + 1 == value.size();
+    if (value[i] == ':' && (last || is_blank(value[i + 1]))) return false;  // "key: value"
+    if (is_blank(value[i]) && !last && value[i + 1] == '#') return false;   // a comment
+  }
+  return true;
+}
+
+void YamlWriter::newline_and_indent(uint32_t indent) {
+  out_ += '\n';
+  out_.append(indent, ' ');
+}
+
+YamlWriter& YamlWriter::operator<<(YAML::EMITTER_MANIP manip) {
+  switch (manip) {
+    case YAML::BeginMap:
+    case YAML::BeginSeq: {
+      const bool nested = !groups_.empty();
+      if (nested) {
+        // Only as a map value (the only nesting slurm2air writes): "key:\n".
+        if (!groups_.back().is_map || !expect_value_) {
+          unsupported();
+          break;
+        }
+        out_ += ":";
+        expect_value_ = false;
+      }
+      const uint32_t indent = nested ? groups_.back().indent + kIndent : 0;
+      groups_.push_back({manip == YAML::BeginMap, indent, 0});
+      break;
+    }
+    case YAML::EndMap:
+    case YAML::EndSeq:
+      if (groups_.empty() || groups_.back().is_map != (manip == YAML::EndMap) || expect_key_ ||
+          expect_value_) {
+        unsupported();
+        break;
+      }
+      groups_.pop_back();
+      if (!groups_.empty()) ++groups_.back().children;  // the group was a map value
+      break;
+    case YAML::Key:
+      if (groups_.empty() || !groups_.back().is_map || expect_value_) unsupported();
+      expect_key_ = true;
+      break;
+    case YAML::Value:
+      if (groups_.empty() || !groups_.back().is_map || expect_key_) unsupported();
+      expect_value_ = true;
+      break;
+    case YAML::Auto:
+      format_ = Format::automatic;
+      break;
+    case YAML::SingleQuoted:
+      format_ = Format::single_quoted;
+      break;
+    case YAML::DoubleQuoted:
+      format_ = Format::double_quoted;
+      break;
+    case YAML::Literal:
+      format_ = Format::literal;
+      break;
+    default:
+      unsupported();
+      break;  // flow style, anchors, other charsets...
+  }
+  return *this;
+}
+
+YamlWriter& YamlWriter::operator<<(const YAML::_Comment& comment) {
+  if (!is_printable_ascii(comment.content) || out_.empty() || out_.back() == '\n') {
+    unsupported();  // multi-line or leading comments: leave them to yaml-cpp
+    return *this;
+  }
+  out_ += "  # ";
+  out_ += comment.content;
+  return *this;
+}
+
+YamlWriter& YamlWriter::operator<<(uint64_t value) {
+  char digits[24];
+  auto [end, error] = std::to_chars(digits, digits + sizeof digits, value);
+  format_ = Format::automatic;
+  prepare_node();
+  out_.append(digits, end);
+  return *this;
+}
+
+YamlWriter& YamlWriter::operator<<(int64_t value) {
+  char digits[24];
+  auto [end, error] = std::to_chars(digits, digits + sizeof digits, value);
+  format_ = Format::automatic;
+  prepare_node();
+  out_.append(digits, end);
+  return *this;
+}
+
+// Before a scalar: a key starts a new line at the map's indent; a value
+// follows "key: "; a sequence item is "- " at the sequence's indent.
+void YamlWriter::prepare_node() {
+  if (groups_.empty()) {
+    unsupported();  // a bare scalar document
+    return;
+  }
+  Group& group = groups_.back();
+  if (group.is_map) {
+    if (expect_key_) {
+      if (!out_.empty()) {
+        newline_and_indent(group.indent);
+      } else {
+        out_.append(group.indent, ' ');
+      }
+      expect_key_ = false;
+    } else if (expect_value_) {
+      out_ += ": ";
+      expect_value_ = false;
+      ++group.children;
+    } else {
+      unsupported();  // a scalar without Key/Value
+    }
+  } else {
+    if (!out_.empty()) {
+      newline_and_indent(group.indent);
+    } else {
+      out_.append(group.indent, ' ');
+    }
+    out_ += "- ";
+    ++group.children;
+  }
+}
+
+YamlWriter& YamlWriter::scalar(std::string_view value) {
+  const Format format = format_;
+  format_ = Format::automatic;
+  if (expect_key_ && (value.size() > kMaxSimpleKey || format == Format::literal)) {
+    unsupported();
+    return *this;
+  }
+  if (format == Format::literal) {
+    if (groups_.empty() || !groups_.back().is_map || !expect_value_) {
+      unsupported();
+      return *this;
+    }
+    const uint32_t indent = groups_.back().indent + kIndent;
+    prepare_node();
+    out_.pop_back();  // "key: " -> "key:" + " |"
+    out_ += " |";
+    write_literal_at(value, indent);
+    return *this;
+  }
+  prepare_node();
+  write_scalar(value, format);
+  return *this;
+}
+
+void YamlWriter::write_scalar(std::string_view value, Format format) {
+  if (!is_printable_ascii(value)) {
+    unsupported();  // escapes and UTF-8 handling: yaml-cpp's business
+    return;
+  }
+  if (format == Format::automatic && plain_scalar_allowed(value)) {
+    out_ += value;
+  } else if (format == Format::single_quoted) {
+    out_ += '\'';
+    for (char c : value) {
+      if (c == '\'') out_ += '\'';
+      out_ += c;
+    }
+    out_ += '\'';
+  } else {  // double-quoted (also what yaml-cpp falls back to for Auto)
+    out_ += '"';
+    for (char c : value) {
+      if (c == '"' || c == '\\') out_ += '\\';
+      out_ += c;
+    }
+    out_ += '"';
+  }
+}
+
+void YamlWriter::write_literal_at(std::string_view value, uint32_t indent) {
+  const bool printable = std::all_of(value.begin(), value.end(), [](char c) {
+    return (c >= 0x20 && c <= 0x7E) || c == '\n' || c == '\t';
+  });
+  if (!printable) {
+    unsupported();
+    return;
+  }
+  // yaml-cpp indents a line when its first character is written, so empty
+  // lines stay empty.
+  out_.reserve(out_.size() + value.size() + value.size() / 8 + 16);
+  out_ += '\n';
+  size_t start = 0;
+  while (true) {
+    const size_t newline = value.find('\n', start);
+    const std::string_view line = value.substr(
+        start, newline == std::string_view::npos ? std::string_view::npos : newline - start);
+    if (!line.empty()) {
+      out_.append(indent, ' ');
+      out_ += line;
+    }
+    if (newline == std::string_view::npos) break;
+    out_ += '\n';
+    start = newline + 1;
+  }
+}
+
+}  // namespace s2a::emit

@@ -1,0 +1,119 @@
+// read_simple_yaml() must read what YAML::Load reads (values and scalar tags)
+// or decline: checked on train.yaml-shaped documents with random values.
+#include "emit/yaml_reader.hpp"
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "emit/yaml_writer.hpp"
+
+namespace s2a::emit {
+namespace {
+
+// The same shape as train.yaml, written by yaml-cpp.
+std::string document(const std::vector<std::string>& values, const std::string& command) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "experiment_name" << YAML::Value << values[0] << YAML::Comment("line 2: x");
+  out << YAML::Key << "environment" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "version" << YAML::Value << YAML::SingleQuoted << values[1];
+  out << YAML::Key << "dependencies" << YAML::Value << YAML::BeginSeq;
+  for (size_t i = 2; i < values.size(); ++i) out << values[i];
+  out << YAML::EndSeq << YAML::EndMap;
+  out << YAML::Key << "env_variables" << YAML::Value << YAML::BeginMap;
+  for (size_t i = 0; i < values.size(); ++i) {
+    out << YAML::Key << ("K" + std::to_string(i)) << YAML::Value << values[i];
+    out << YAML::Comment("line " + std::to_string(i));
+  }
+  out << YAML::EndMap;
+  out << YAML::Key << "command" << YAML::Value << YAML::Literal << command;
+  out << YAML::Key << "quoted" << YAML::Value << YAML::DoubleQuoted << values[0];
+  out << YAML::Key << "max_retries" << YAML::Value << uint64_t{1};
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+void expect_same_tree(const YAML::Node& a, const YAML::Node& b, const std::string& path) {
+  ASSERT_EQ(a.Type(), b.Type()) << path;
+  if (a.IsScalar()) {
+    EXPECT_EQ(a.Scalar(), b.Scalar()) << path;
+    EXPECT_EQ(a.Tag(), b.Tag()) << path;
+  } else if (a.IsSequence()) {
+    ASSERT_EQ(a.size(), b.size()) << path;
+    for (size_t i = 0; i < a.size(); ++i) expect_same_tree(a[i], b[i], path + "[]");
+  } else if (a.IsMap()) {
+    ASSERT_EQ(a.size(), b.size()) << path;
+    auto ia = a.begin();
+    auto ib = b.begin();
+    for (; ia != a.end(); ++ia, ++ib) {
+      EXPECT_EQ(ia->first.Scalar(), ib->first.Scalar()) << path;
+      expect_same_tree(ia->second, ib->second, path + "." + ia->first.Scalar());
+    }
+  }
+}
+
+// Returns whether the fast reader took the document.
+bool expect_same_or_declined(const std::string& text) {
+  std::optional<YAML::Node> fast = read_simple_yaml(text);
+  if (!fast) return false;
+  YAML::Node reference;
+  try {
+    reference = YAML::Load(text);
+  } catch (const YAML::Exception& error) {
+    ADD_FAILURE() << "the fast reader read a document yaml-cpp refuses: " << text;
+    return true;
+  }
+  expect_same_tree(*fast, reference, "");
+  return true;
+}
+
+TEST(YamlReader, ReadsWhatYamlCppReads) {
+  std::mt19937 rng(2024);
+  const std::string alphabet = "ab: #-?'\"\\,[]{}&*!|>%@`~$=/.01\t\n";
+  auto random_string = [&](size_t max) {
+    std::string s;
+    const size_t n = rng() % (max + 1);
+    for (size_t i = 0; i < n; ++i) s += alphabet[rng() % alphabet.size()];
+    return s;
+  };
+  int taken = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<std::string> values;
+    for (int i = 0; i < 4; ++i) values.push_back(random_string(8));
+    std::string command = "x" + random_string(40);
+    SCOPED_TRACE(document(values, command));
+    taken += expect_same_or_declined(document(values, command)) ? 1 : 0;
+  }
+  EXPECT_GT(taken, 100);  // the fast path is actually exercised
+}
+
+TEST(YamlReader, ReadsTrainYaml) {
+  const std::string text =
+      "experiment_name: llama-sft  # line 2: --job-name=llama-sft\n"
+      "environment:\n  version: '4'\n  dependencies:\n    - transformers>=4.45\n"
+      "compute:\n  num_accelerators: 16  # 16 GPUs\n  accelerator_type: GPU_8xH100\n"
+      "command: |\n  cd \"$CODE_SOURCE_PATH\"\n\n  torchrun \\\n    train.py\n"
+      "max_retries: 1\n";
+  std::optional<YAML::Node> node = read_simple_yaml(text);
+  ASSERT_TRUE(node.has_value());
+  EXPECT_EQ((*node)["command"].as<std::string>(),
+            "cd \"$CODE_SOURCE_PATH\"\n\ntorchrun \\\n  train.py\n");
+  EXPECT_EQ((*node)["compute"]["num_accelerators"].as<int64_t>(), 16);
+  EXPECT_EQ((*node)["environment"]["version"].Tag(), "!");
+  expect_same_or_declined(text);
+}
+
+TEST(YamlReader, DeclinesWhatItDoesNotKnow) {
+  for (const char* text : {"a: [1, 2]\n", "a: {b: c}\n", "a: &x 1\n", "a: >\n  folded\n",
+                           "a: |-\n  x\n", "a: caf\xc3\xa9\n", "- a\n", "a: b\na: c\n",
+                           "\"a\": b\n", "a:\n  b: \"\\n\"\n", "a: |\n\n    x\n", ""}) {
+    EXPECT_FALSE(read_simple_yaml(text).has_value()) << text;
+  }
+}
+
+}  // namespace
+}  // namespace s2a::emit

@@ -1,0 +1,174 @@
+// YamlWriter must write exactly what yaml-cpp writes, or report that it
+// cannot (good() false): checked on tricky scalars and on random documents.
+#include "emit/yaml_writer.hpp"
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace s2a::emit {
+namespace {
+
+// The shape of train.yaml: nested maps, a sequence, comments, a literal block.
+template <class Out>
+std::pair<std::string, bool> write_document(const std::vector<std::string>& values,
+                                            const std::string& command) {
+  Out out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "experiment_name" << YAML::Value << values[0] << YAML::Comment("line 2: x");
+  out << YAML::Key << "environment" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "version" << YAML::Value << YAML::SingleQuoted << values[1];
+  out << YAML::Key << "dependencies" << YAML::Value << YAML::BeginSeq;
+  for (size_t i = 2; i < values.size(); ++i) out << values[i];
+  out << YAML::EndSeq << YAML::EndMap;
+  out << YAML::Key << "compute" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "num_accelerators" << YAML::Value << uint64_t{16};
+  out << YAML::Comment("16 GPUs across 2 nodes; line 3: --nodes=2");
+  out << YAML::Key << "accelerator_type" << YAML::Value << "GPU_8xH100";
+  out << YAML::EndMap;
+  out << YAML::Key << "env_variables" << YAML::Value << YAML::BeginMap;
+  for (size_t i = 0; i < values.size(); ++i) {
+    out << YAML::Key << ("K" + std::to_string(i)) << YAML::Value << values[i];
+    out << YAML::Comment("line " + std::to_string(i));
+  }
+  out << YAML::EndMap;
+  out << YAML::Key << "command" << YAML::Value << YAML::Literal << command;
+  out << YAML::Key << "quoted" << YAML::Value << YAML::DoubleQuoted << values[0];
+  out << YAML::Key << "max_retries" << YAML::Value << uint64_t{1};
+  out << YAML::EndMap;
+  return {out.c_str(), out.good()};
+}
+
+bool writer_should_accept(const std::vector<std::string>& values, const std::string& command) {
+  for (const std::string& value : values) {
+    for (char c : value) {
+      if (c < 0x20 || c > 0x7E) return false;
+    }
+  }
+  for (char c : command) {
+    if ((c < 0x20 && c != '\n' && c != '\t') || c > 0x7E) return false;
+  }
+  return true;
+}
+
+// Where YamlWriter writes a document, it is yaml-cpp's byte for byte.
+void expect_same_or_refused(const std::vector<std::string>& values, const std::string& command) {
+  const auto [expected, expected_good] = write_document<YAML::Emitter>(values, command);
+  const auto [actual, actual_good] = write_document<YamlWriter>(values, command);
+  ASSERT_TRUE(expected_good);
+  EXPECT_EQ(actual_good, writer_should_accept(values, command));
+  if (actual_good) {
+    EXPECT_EQ(actual, expected);
+  }
+}
+
+TEST(YamlWriter, TrickyScalarsMatchYamlCpp) {
+  const std::vector<std::string> tricky = {"plain",
+                                           "",
+                                           "~",
+                                           "null",
+                                           "Null",
+                                           "NULL",
+                                           "nul",
+                                           "-",
+                                           "- a",
+                                           "-a",
+                                           "?",
+                                           "? x",
+                                           ":",
+                                           ":x",
+                                           "a: b",
+                                           "a:b",
+                                           "a:",
+                                           "a #b",
+                                           "a#b",
+                                           "#a",
+                                           " lead",
+                                           "trail ",
+                                           "it's",
+                                           "say \"hi\"",
+                                           "back\\slash",
+                                           "$SCRATCH/hf",
+                                           "${SLURM_CPUS_PER_TASK:-8}",
+                                           "@at",
+                                           "`tick`",
+                                           "%p",
+                                           "&a",
+                                           "*a",
+                                           "!tag",
+                                           "|pipe",
+                                           ">gt",
+                                           "[x]",
+                                           "{y}",
+                                           ",c",
+                                           "a,b",
+                                           "x[0]",
+                                           "'q'",
+                                           "a'b",
+                                           "1:30",
+                                           "true",
+                                           "0x1F",
+                                           "a  b",
+                                           "transformers>=4.45",
+                                           "-r requirements.txt",
+                                           "a\tb",
+                                           "a\nb",
+                                           "caf\xc3\xa9",
+                                           "\x01"};
+  for (const std::string& value : tricky) {
+    SCOPED_TRACE(value);
+    expect_same_or_refused({value, value, value}, "echo " + value + "\n  indented\n\nlast");
+  }
+}
+
+TEST(YamlWriter, RandomDocumentsMatchYamlCpp) {
+  std::mt19937 rng(12345);
+  const std::string alphabet = "ab: #-?'\"\\,[]{}&*!|>%@`~$=/.01\t\n";
+  auto random_string = [&](size_t max) {
+    std::string s;
+    const size_t n = rng() % (max + 1);
+    for (size_t i = 0; i < n; ++i) s += alphabet[rng() % alphabet.size()];
+    return s;
+  };
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<std::string> values;
+    for (int i = 0; i < 4; ++i) values.push_back(random_string(8));
+    std::string command = random_string(40);
+    if (command.empty() || command.front() == ' ' || command.front() == '\t')
+      command = "x" + command;
+    expect_same_or_refused(values, command);
+  }
+}
+
+TEST(YamlWriter, RefusesWhatItCannotWrite) {
+  YamlWriter utf8;
+  utf8 << YAML::BeginMap << YAML::Key << "k" << YAML::Value << "caf\xc3\xa9" << YAML::EndMap;
+  EXPECT_FALSE(utf8.good());
+  YamlWriter flow;
+  flow << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+  EXPECT_FALSE(flow.good());
+  YamlWriter long_key;
+  long_key << YAML::BeginMap << YAML::Key << std::string(2000, 'k') << YAML::Value << "v";
+  EXPECT_FALSE(long_key.good());
+  YamlWriter fine;
+  fine << YAML::BeginMap << YAML::Key << "k" << YAML::Value << "v" << YAML::EndMap;
+  EXPECT_TRUE(fine.good());
+  EXPECT_STREQ(fine.c_str(), "k: v");
+}
+
+TEST(YamlWriter, PlainScalarRule) {
+  EXPECT_TRUE(plain_scalar_allowed("$SCRATCH/hf"));
+  EXPECT_TRUE(plain_scalar_allowed("a:b"));
+  EXPECT_FALSE(plain_scalar_allowed("a: b"));
+  EXPECT_FALSE(plain_scalar_allowed("a #b"));
+  EXPECT_FALSE(plain_scalar_allowed("- a"));
+  EXPECT_FALSE(plain_scalar_allowed(""));
+  EXPECT_FALSE(plain_scalar_allowed("null"));
+}
+
+}  // namespace
+}  // namespace s2a::emit
