@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <set>
 
 #include "air/launch.hpp"
@@ -183,14 +184,35 @@ class CommandMapper final : public CommandEditor {
   }
 
   void replace(uint32_t view, Span span, std::string replacement, std::string reason) override {
-    replaced_[view].push_back(span);
+    mark_replaced(view, span);
     edit(view, span, std::move(replacement), std::move(reason));
   }
 
-  bool is_replaced(uint32_t view, Span span) const {
-    return std::any_of(replaced_[view].begin(), replaced_[view].end(),
-                       [&](Span r) { return r.begin <= span.begin && span.end <= r.end; });
+  /// The text gone from a view, as disjoint intervals (begin -> end): a span
+  /// is gone when one interval covers it. Logarithmic, so scripts with many
+  /// rewrites stay linear overall.
+  void mark_replaced(uint32_t view, Span span) {
+    std::map<uint32_t, uint32_t>& gone = replaced_[view];
+    uint32_t begin = span.begin;
+    uint32_t end = span.end;
+    auto it = gone.upper_bound(begin);
+    if (it != gone.begin() && std::prev(it)->second >= begin) --it;
+    while (it != gone.end() && it->first <= end) {
+      begin = std::min(begin, it->first);
+      end = std::max(end, it->second);
+      it = gone.erase(it);
+    }
+    gone.emplace(begin, end);
   }
+
+  bool is_replaced(uint32_t view, Span span) const {
+    const std::map<uint32_t, uint32_t>& gone = replaced_[view];
+    auto it = gone.upper_bound(span.begin);
+    if (it == gone.begin()) return false;
+    --it;
+    return it->first <= span.begin && span.end <= it->second;
+  }
+
 
   void report(Code code, uint32_t view, Span span, std::string message,
               std::string hint) override {
@@ -1145,7 +1167,7 @@ class CommandMapper final : public CommandEditor {
   Diagnostics& diagnostics_;
   std::vector<std::vector<Edit>> edits_;     // per text view
   std::vector<std::vector<LoggedEdit>> logs_;  // per text view, parallel to edits_
-  std::vector<std::vector<Span>> replaced_;  // per text view: spans whose text is gone
+  std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   bool first_launch_seen_ = false;
   ShellVariables variables_;                 // the batch script's simple assignments
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
