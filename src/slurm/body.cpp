@@ -21,6 +21,8 @@ std::string text_with_placeholders(const ast::Word& word);
 
 /// Builds the list of sites by walking the AST. The AST depth is bounded by
 /// the parser's ParseLimits, so recursion here is bounded too.
+std::string script_text_of(const ast::Word& word, std::string_view source);
+
 class Walker {
  public:
   Walker(Body& body, Diagnostics& diagnostics) : body_(body), diagnostics_(diagnostics) {}
@@ -171,9 +173,10 @@ class Walker {
       nested->parse =
           parse_script(body_.views[0].text.substr(inner.begin, inner.size()), inner.begin);
     } else {
-      const auto literal = literal_value(word);
-      if (!literal) return -1;  // built at run time: nothing to parse statically
-      nested->text = *literal;
+      // A double-quoted script whose expansions the batch shell filled in:
+      // on AI Runtime the same shell runs the script itself, so each
+      // expansion is kept as written and evaluated there.
+      nested->text = script_text_of(word, body_.views[0].text);
       view =
           TextView{nested->text, {0, static_cast<uint32_t>(nested->text.size())}, false, word.span};
       nested->parse = parse_script(nested->text, 0);
@@ -189,6 +192,50 @@ class Walker {
   Body& body_;
   Diagnostics& diagnostics_;
 };
+
+/// The text a `bash -c` word hands to bash: quotes and escapes removed, each
+/// expansion written as in the source (`$head_node`, `$(hostname)`).
+std::string script_text_of(const ast::Word& word, std::string_view source) {
+  std::string out;
+  auto append = [&](const ast::WordPart& part) {
+    switch (part.kind) {
+      case ast::PartKind::literal:
+      case ast::PartKind::single_quoted:
+      case ast::PartKind::ansi_c_quoted:
+        out += part.text;
+        break;
+      default:
+        out += source.substr(part.span.begin, part.span.size());
+    }
+  };
+  // Inside double quotes bash drops the backslash of \$ \" \\ \` and the
+  // pair \<newline>; the latter is kept here, where it still continues the
+  // line, so the user's line breaks survive.
+  auto append_double_quoted_literal = [&](const ast::WordPart& part) {
+    const std::string_view written = source.substr(part.span.begin, part.span.size());
+    for (size_t i = 0; i < written.size(); ++i) {
+      if (written[i] == '\\' && i + 1 < written.size() &&
+          std::string_view("$\"\\`").find(written[i + 1]) != std::string_view::npos) {
+        ++i;
+      }
+      out.push_back(written[i]);
+    }
+  };
+  for (const ast::WordPart& part : word.parts) {
+    if (part.kind != ast::PartKind::double_quoted) {
+      append(part);
+      continue;
+    }
+    for (const ast::WordPart& inner : part.parts) {
+      if (inner.kind == ast::PartKind::literal) {
+        append_double_quoted_literal(inner);
+      } else {
+        append(inner);
+      }
+    }
+  }
+  return out;
+}
 
 /// The word's literal text with `$?` standing for each expansion, so
 /// `--nodes=$NNODES` still reads as an option with a value.

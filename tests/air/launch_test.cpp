@@ -125,8 +125,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"escaped_rank_in_double_quotes", k2x8,
              "srun bash -c \"torchrun --nnodes=$SLURM_NNODES --node_rank=\\$SLURM_NODEID "
              "--master_addr=$MASTER_ADDR t.py\"\n",
-             "bash -c \"torchrun --nnodes=$NUM_NODES --node_rank=\\$NODE_RANK "
-             "--master_addr=$MASTER_ADDR t.py\"\n"},
+             // The double-quoted script is parsed again and runs directly.
+             "torchrun --master_port=\"$MASTER_PORT\" --nnodes=\"$NUM_NODES\" "
+             "--node_rank=\"$NODE_RANK\" --master_addr=\"$MASTER_ADDR\" t.py\n"},
         Case{"accelerate", k2x8,
              "srun accelerate launch --num_processes $((SLURM_NNODES * 8)) --num_machines "
              "$SLURM_NNODES --machine_rank \\$SLURM_NODEID --main_process_ip $(hostname) "
