@@ -76,15 +76,77 @@ std::vector<std::string> secret_strings(const SourceFile& file, const std::vecto
   return out;
 }
 
+bool is_identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/// Replaces each whole occurrence of a secret: one embedded in a longer name
+/// (the value API_KEY inside ${WANDB_API_KEY}) is other text, not the secret.
 std::string replace_all(std::string text, const std::vector<std::string>& secrets,
                         std::string_view with) {
   for (const std::string& secret : secrets) {
-    for (size_t at = text.find(secret); at != std::string::npos;
-         at = text.find(secret, at + with.size())) {
+    for (size_t at = text.find(secret); at != std::string::npos;) {
+      const size_t end = at + secret.size();
+      const bool whole = (at == 0 || !is_identifier_char(text[at - 1]) ||
+                          !is_identifier_char(secret.front())) &&
+                         (end == text.size() || !is_identifier_char(text[end]) ||
+                          !is_identifier_char(secret.back()));
+      if (!whole) {
+        at = text.find(secret, at + 1);
+        continue;
+      }
       text.replace(at, secret.size(), with);
+      at = text.find(secret, at + with.size());
     }
   }
   return text;
+}
+
+/// Emits the workload and keeps it only if it reads back valid. No secret
+/// byte may reach the YAML: provenance comments mask them, and anything left
+/// (a value copied by another rule) is replaced before the check.
+void emit_checked(Translation& t, air::Workload workload, const TranslateOptions& options) {
+  const auto lines = std::count(workload.command.begin(), workload.command.end(), '\n');
+  if (lines > air::kMaxCommandLines) {
+    t.diagnostics.push_back(
+        {Code::command_too_long, {},
+         "the command would have " + std::to_string(lines) + " lines; AI Runtime accepts at most " +
+             std::to_string(air::kMaxCommandLines),
+         "move the body into a script under the code root (e.g. run.sh), then translate a "
+         "script that calls it: `bash run.sh`"});
+    return;
+  }
+  // The command and values are masked first, so the YAML below reads back as
+  // the workload it came from.
+  const std::vector<std::string> secrets = secret_strings(*t.file, t.redactions);
+  workload.command = replace_all(std::move(workload.command), secrets, "REDACTED");
+  for (air::NamedValue& variable : workload.env_variables) {
+    variable.value = replace_all(std::move(variable.value), secrets, "REDACTED");
+  }
+  std::string yaml = emit::emit_workload_yaml(workload, *t.file,
+                                              {options.provenance_comments, &t.redactions});
+  yaml = replace_all(std::move(yaml), secrets, "REDACTED");
+  const std::vector<std::string> problems = emit::validate_workload_yaml(yaml, workload);
+  for (const std::string& problem : problems) {
+    t.diagnostics.push_back({Code::internal_error, {},
+                             "the emitted YAML fails its check: " + problem,
+                             "please report this script to the slurm2air maintainers"});
+  }
+  if (!problems.empty()) return;
+  if (options.target == OutputTarget::workload) {
+    yaml = bundle::array_submit_comment(t.workflow, options.yaml_name) + yaml;
+  }
+  t.yaml = std::move(yaml);
+  t.workload = std::move(workload);
+}
+
+/// Messages quote the script (directive values, words): mask secrets there too.
+void redact_messages(Translation& t) {
+  const std::vector<std::string> secrets = secret_strings(*t.file, t.redactions);
+  for (Diagnostic& d : t.diagnostics) {
+    d.message = replace_all(std::move(d.message), secrets, "<redacted>");
+    d.hint = replace_all(std::move(d.hint), secrets, "<redacted>");
+  }
 }
 
 }  // namespace
@@ -139,29 +201,8 @@ Translation translate(std::string file_name, std::string text, const TranslateOp
   t.edits = std::move(mapping.edits);
   bundle::adapt_workload(t.workflow, options.target, mapping.workload);
   // 6. Emit, then read it back: nothing leaves that the schema would refuse.
-  // No secret byte may reach the YAML: provenance comments mask them, and
-  // anything left (a value copied by another rule) is replaced before the check.
-  std::string yaml = emit::emit_workload_yaml(mapping.workload, *t.file,
-                                              {options.provenance_comments, &t.redactions});
-  yaml = replace_all(std::move(yaml), secret_strings(*t.file, t.redactions), "REDACTED");
-  const std::vector<std::string> problems = emit::validate_workload_yaml(yaml, mapping.workload);
-  for (const std::string& problem : problems) {
-    diagnostics.push_back({Code::internal_error, {}, "the emitted YAML fails its check: " + problem,
-                           "please report this script to the slurm2air maintainers"});
-  }
-  if (problems.empty()) {
-    if (options.target == OutputTarget::workload) {
-      yaml = bundle::array_submit_comment(t.workflow, options.yaml_name) + yaml;
-    }
-    t.yaml = std::move(yaml);
-    t.workload = std::move(mapping.workload);
-  }
-  // Messages quote the script (directive values, words): mask secrets there too.
-  const std::vector<std::string> secrets = secret_strings(*t.file, t.redactions);
-  for (Diagnostic& d : diagnostics) {
-    d.message = replace_all(std::move(d.message), secrets, "<redacted>");
-    d.hint = replace_all(std::move(d.hint), secrets, "<redacted>");
-  }
+  emit_checked(t, std::move(mapping.workload), options);
+  redact_messages(t);
   sort_by_position(diagnostics);
   // 7. Last: what the user or the site chose to silence.
   t.suppressed = apply_suppressions(*t.file, options.suppressed_codes, diagnostics);

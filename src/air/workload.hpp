@@ -15,6 +15,9 @@
 
 namespace s2a::air {
 
+/// `databricks air run` refuses a longer command (spec/air-runtime.md §1.3).
+inline constexpr long kMaxCommandLines = 1000;
+
 /// Accelerator shapes AI Runtime offers: GPU_<n>x<model>.
 struct AcceleratorType {
   std::string_view name;  // "GPU_8xH100"

@@ -1,5 +1,7 @@
 #include "diag/catalog.hpp"
 
+#include <algorithm>
+
 #include "diag/diagnostic.hpp"
 
 namespace s2a {
@@ -21,8 +23,28 @@ void append_example(std::string& out, const char* label, std::string_view script
   if (script.empty()) return;
   out += label;
   out += "\n\n```bash\n";
-  out += script;
-  if (script.back() != '\n') out += "\n";
+  // Long examples (a 1,000-line command) show their first lines only.
+  constexpr size_t kShownLines = 12;
+  size_t at = 0;
+  size_t lines = 0;
+  while (at < script.size() && lines < kShownLines) {
+    at = std::min(script.find('\n', at), script.size()) + 1;
+    ++lines;
+  }
+  // Control bytes (the nul_byte example) are shown escaped: docs stay text.
+  for (char c : script.substr(0, std::min(at, script.size()))) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\n' && c != '\t') || u == 0x7F) {
+      out += "\\x" + std::string(1, "0123456789abcdef"[u >> 4]) + "0123456789abcdef"[u & 15];
+    } else {
+      out.push_back(c);
+    }
+  }
+  if (out.back() != '\n') out += "\n";
+  if (at < script.size()) {
+    out += "# ... " + std::to_string(std::count(script.begin(), script.end(), '\n') - lines) +
+           " more lines\n";
+  }
   out += "```\n\n";
 }
 
