@@ -317,11 +317,9 @@ ExportResult map_export(const SourceFile& file, const slurm::Job& job,
   const std::string& value = *option.value;
   const std::string_view written = file.slice(option.value_span);
   for (const auto& [item, offset] : split_export(value)) {
-    const std::string upper_item = [&] {
-      std::string u = item;
-      for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      return u;
-    }();
+    // No lambda here: clang 14 cannot capture a structured binding.
+    std::string upper_item = item;
+    for (char& c : upper_item) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     if (upper_item == "ALL" || upper_item == "NONE" || upper_item == "NIL") continue;
     out.handled = true;
     const size_t eq = item.find('=');

@@ -196,8 +196,10 @@ void markdown_unmapped(std::string& md, const Totals& t) {
   shown = 0;
   for (const auto& [name, tally] : ranked_options(t)) {
     if (++shown > 20) break;
-    const auto count = [&](DirectiveStatus s) {
-      return tally->by_status.count(s) ? tally->by_status.at(s) : 0;
+    // A copy for the lambda: clang 14 cannot capture a structured binding.
+    const auto* counted = tally;
+    const auto count = [counted](DirectiveStatus s) {
+      return counted->by_status.count(s) ? counted->by_status.at(s) : 0;
     };
     md += "| --" + cell(name) + " | " + std::to_string(count(DirectiveStatus::approximated)) +
           " | " + std::to_string(count(DirectiveStatus::reported)) + " | " +
