@@ -12,17 +12,8 @@
 namespace s2a::emit {
 namespace {
 
-std::string_view sarif_level(Severity severity) {
-  switch (severity) {
-    case Severity::error:
-      return "error";
-    case Severity::warning:
-      return "warning";
-    case Severity::note:
-      return "note";
-  }
-  return "note";
-}
+/// SARIF's levels are spelled like ours (error, warning, note).
+std::string_view sarif_level(Severity severity) { return severity_name(severity); }
 
 /// Columns in Unicode code points (run.columnKind): UTF-8 continuation
 /// bytes do not start a character.
