@@ -237,27 +237,38 @@ std::string script_text_of(const ast::Word& word, std::string_view source) {
   return out;
 }
 
-/// The word's literal text with `$?` standing for each expansion, so
-/// `--nodes=$NNODES` still reads as an option with a value.
-std::string text_with_placeholders(const ast::Word& word) {
+/// A word's text with quotes removed; each expansion becomes what
+/// `expansion` returns for it, or the whole word is nullopt when it returns
+/// nullopt.
+template <class Expansion>
+std::optional<std::string> fold_word(const ast::Word& word, Expansion expansion) {
   std::string out;
+  auto append = [&](const ast::WordPart& part) {
+    if (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted ||
+        part.kind == ast::PartKind::ansi_c_quoted) {
+      out += part.text;
+      return true;
+    }
+    const std::optional<std::string> text = expansion(part);
+    if (text) out += *text;
+    return text.has_value();
+  };
   for (const ast::WordPart& part : word.parts) {
-    switch (part.kind) {
-      case ast::PartKind::literal:
-      case ast::PartKind::single_quoted:
-      case ast::PartKind::ansi_c_quoted:
-        out += part.text;
-        break;
-      case ast::PartKind::double_quoted:
-        for (const ast::WordPart& inner : part.parts) {
-          out += inner.kind == ast::PartKind::literal ? inner.text : std::string("$?");
-        }
-        break;
-      default:
-        out += "$?";
+    if (part.kind != ast::PartKind::double_quoted) {
+      if (!append(part)) return std::nullopt;
+      continue;
+    }
+    for (const ast::WordPart& inner : part.parts) {
+      if (!append(inner)) return std::nullopt;
     }
   }
   return out;
+}
+
+/// The word's literal text with `$?` standing for each expansion, so
+/// `--nodes=$NNODES` still reads as an option with a value.
+std::string text_with_placeholders(const ast::Word& word) {
+  return *fold_word(word, [](const ast::WordPart&) { return std::optional<std::string>("$?"); });
 }
 
 bool is_option_word(const ast::Word& word) {
@@ -268,25 +279,7 @@ bool is_option_word(const ast::Word& word) {
 }  // namespace
 
 std::optional<std::string> literal_value(const ast::Word& word) {
-  std::string out;
-  for (const ast::WordPart& part : word.parts) {
-    switch (part.kind) {
-      case ast::PartKind::literal:
-      case ast::PartKind::single_quoted:
-      case ast::PartKind::ansi_c_quoted:
-        out += part.text;
-        break;
-      case ast::PartKind::double_quoted:
-        for (const ast::WordPart& inner : part.parts) {
-          if (inner.kind != ast::PartKind::literal) return std::nullopt;
-          out += inner.text;
-        }
-        break;
-      default:
-        return std::nullopt;
-    }
-  }
-  return out;
+  return fold_word(word, [](const ast::WordPart&) { return std::optional<std::string>(); });
 }
 
 std::string program_name(const ast::Word& word) {
