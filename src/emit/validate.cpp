@@ -10,7 +10,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <set>
 
 namespace s2a::emit {
 using air::AcceleratorType;
@@ -18,34 +17,38 @@ using air::find_accelerator_type;
 using air::Workload;
 namespace {
 
-bool valid_name(const std::string& name) {
+using Errors = std::vector<std::string>;
+
+bool valid_name(std::string_view name) {
   return !name.empty() && name.size() <= 100 && std::all_of(name.begin(), name.end(), [](char c) {
     return (std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) ||
            c == '-' || c == '_';
   });
 }
 
-void check_keys(const YAML::Node& map, const std::set<std::string>& allowed,
-                const std::string& where, std::vector<std::string>& errors) {
-  for (const auto& entry : map) {
-    const auto key = entry.first.as<std::string>();
-    if (!allowed.count(key)) errors.push_back(where + key + ": unknown field");
+std::string_view text_of(const YamlDoc* node) { return YamlDoc::text_or(node); }
+
+void check_keys(const YamlDoc& map, std::initializer_list<std::string_view> allowed,
+                const std::string& where, Errors& errors) {
+  for (const auto& entry : map.entries) {
+    if (std::find(allowed.begin(), allowed.end(), entry.first) == allowed.end()) {
+      errors.push_back(where + entry.first + ": unknown field");
+    }
   }
 }
 
-void check_compute(const YAML::Node& compute, std::vector<std::string>& errors) {
-  if (!compute || !compute.IsMap()) {
+void check_compute(const YamlDoc* compute, Errors& errors) {
+  if (compute == nullptr || !compute->is_map()) {
     errors.push_back("compute: section is required");
     return;
   }
-  check_keys(compute, {"accelerator_type", "num_accelerators", "pool_id", "priority_class"},
+  check_keys(*compute, {"accelerator_type", "num_accelerators", "pool_id", "priority_class"},
              "compute.", errors);
-  const auto type =
-      compute["accelerator_type"] ? compute["accelerator_type"].as<std::string>() : "";
+  const std::string type(text_of(compute->find("accelerator_type")));
   const AcceleratorType* shape = find_accelerator_type(type);
   if (shape == nullptr)
     errors.push_back("compute.accelerator_type: invalid GPU type \"" + type + "\"");
-  const auto count = compute["num_accelerators"] ? compute["num_accelerators"].as<int64_t>() : 0;
+  const int64_t count = YamlDoc::integer(compute->find("num_accelerators")).value_or(0);
   if (count <= 0) errors.push_back("compute.num_accelerators must be positive");
   if (shape && count % shape->gpus_per_node != 0) {
     errors.push_back("compute.num_accelerators for " + type + " must be a multiple of " +
@@ -53,120 +56,130 @@ void check_compute(const YAML::Node& compute, std::vector<std::string>& errors) 
   }
 }
 
-void check_string_map(const YAML::Node& map, const char* name, std::vector<std::string>& errors) {
-  if (!map) return;
-  if (!map.IsMap()) {
+/// A plain scalar such as 32 or true would not decode into a string.
+bool is_string(const YamlDoc& value) {
+  return value.is_scalar() && !(value.plain && yaml_plain_is_typed(value.scalar));
+}
+
+void check_string_map(const YamlDoc* map, const char* name, Errors& errors) {
+  if (map == nullptr) return;
+  if (!map->is_map()) {
     errors.push_back(std::string(name) + " must be a map");
     return;
   }
-  for (const auto& entry : map) {
-    // A plain scalar such as 32 or true would not decode into a string.
-    if (!entry.second.IsScalar() ||
-        (entry.second.Tag() == "?" && yaml_plain_is_typed(entry.second.Scalar()))) {
-      errors.push_back(std::string(name) + "." + entry.first.as<std::string>() +
-                       " must be a string");
-    }
+  for (const auto& [key, value] : map->entries) {
+    if (!is_string(value)) errors.push_back(std::string(name) + "." + key + " must be a string");
   }
 }
 
 /// The custom image field depends on the target schema: unity_catalog_image
 /// (CLI >= 1.20) or the legacy docker_image map; either excludes version and
 /// dependencies.
-void check_environment(const YAML::Node& env, const Workload& expected,
-                       std::vector<std::string>& errors) {
+void check_environment(const YamlDoc& env, const Workload& expected, Errors& errors) {
   const bool legacy = expected.environment.docker_image.has_value();
   check_keys(env, {"version", "dependencies", legacy ? "docker_image" : "unity_catalog_image"},
              "environment.", errors);
-  if (env["dependencies"] && !env["dependencies"].IsSequence()) {
+  const YamlDoc* dependencies = env.find("dependencies");
+  if (dependencies != nullptr && !dependencies->is_sequence()) {
     errors.push_back("environment.dependencies must be a list");
   }
-  if ((env["unity_catalog_image"] || env["docker_image"]) &&
-      (env["version"] || env["dependencies"])) {
+  if ((env.find("unity_catalog_image") || env.find("docker_image")) &&
+      (env.find("version") || dependencies)) {
     errors.push_back(
         "when an image is specified under 'environment', these fields are not "
         "allowed: dependencies, version");
   }
-  if (const auto image = env["unity_catalog_image"]) {
-    if (!image.IsScalar() || !air::is_unity_catalog_image(image.Scalar())) {
+  if (const YamlDoc* image = env.find("unity_catalog_image")) {
+    if (!image->is_scalar() || !air::is_unity_catalog_image(image->scalar)) {
       errors.push_back(
           "environment.unity_catalog_image must be in the format "
           "'<catalog>.<schema>.<image>:<tag>'");
     }
   }
-  if (const auto image = env["docker_image"]) {
-    if (!image.IsMap() || !image["url"] || image["url"].as<std::string>("").empty()) {
+  if (const YamlDoc* image = env.find("docker_image")) {
+    if (!image->is_map() || text_of(image->find("url")).empty()) {
       errors.push_back("environment.docker_image.url is required");
     } else {
-      check_keys(image, {"url", "tag_policy", "credentials_scope", "credentials_key"},
+      check_keys(*image, {"url", "tag_policy", "credentials_scope", "credentials_key"},
                  "environment.docker_image.", errors);
     }
   }
 }
 
-void check_code_source(const YAML::Node& source, const Workload& expected,
-                       std::vector<std::string>& errors) {
-  if (!source.IsMap()) {
+void check_code_source(const YamlDoc& source, const Workload& expected, Errors& errors) {
+  if (!source.is_map()) {
     errors.push_back("code_source must be a map");
     return;
   }
   if (expected.code_source_flat) {
     check_keys(source, {"root_path", "include_paths", "git", "remote_volume"}, "code_source.",
                errors);
-    if (source["root_path"].as<std::string>("").empty()) {
+    if (text_of(source.find("root_path")).empty()) {
       errors.push_back("code_source.root_path is required");
     }
     return;
   }
-  if (source["type"].as<std::string>("") != "snapshot" || !source["snapshot"] ||
-      source["snapshot"]["root_path"].as<std::string>("").empty()) {
+  const YamlDoc* snapshot = source.find("snapshot");
+  if (text_of(source.find("type")) != "snapshot" || snapshot == nullptr ||
+      text_of(snapshot->find("root_path")).empty()) {
     errors.push_back("code_source: expected type snapshot with snapshot.root_path");
   }
 }
 
-std::vector<std::string> check(const YAML::Node& root, const Workload& expected) {
-  std::vector<std::string> errors;
-  if (!root.IsMap()) return {"the document is not a map"};
+void check_command(const YamlDoc* node, const Workload& expected, Errors& errors) {
+  const std::string_view command = text_of(node);
+  if (command.find_first_not_of(" \t\n") == std::string_view::npos)
+    errors.push_back("command is required");
+  if (std::count(command.begin(), command.end(), '\n') > 1000) {
+    errors.push_back("command is too long (more than 1000 lines)");
+  }
+  if (command != expected.command) errors.push_back("command does not read back as written");
+}
+
+void check_secrets(const YamlDoc& root, Errors& errors) {
+  const YamlDoc* secrets = root.find("secrets");
+  check_string_map(secrets, "secrets", errors);
+  if (secrets == nullptr) return;
+  const YamlDoc* env_variables = root.find("env_variables");
+  for (const auto& [name, value] : secrets->entries) {
+    const std::string_view ref = text_of(&value);
+    const size_t slash = ref.find('/');
+    if (slash == std::string_view::npos || slash == 0 || slash + 1 == ref.size() ||
+        ref.find('/', slash + 1) != std::string_view::npos) {
+      errors.push_back("secrets." + name + ": expected scope/key");
+    }
+    if (env_variables != nullptr && env_variables->find(name) != nullptr) {
+      errors.push_back(name + " is set in both env_variables and secrets");
+    }
+  }
+}
+
+Errors check(const YamlDoc& root, const Workload& expected) {
+  Errors errors;
+  if (!root.is_map()) return {"the document is not a map"};
   check_keys(root,
              {"experiment_name", "compute", "environment", "command", "env_variables", "secrets",
               "code_source", "max_retries", "timeout_minutes", "idempotency_token", "parameters",
               "mlflow_run_name", "mlflow_experiment_directory", "mlflow_artifact_location",
               "permissions", "usage_policy_name", "usage_policy_id"},
              "", errors);
-  if (!valid_name(root["experiment_name"].as<std::string>(""))) {
+  if (!valid_name(text_of(root.find("experiment_name")))) {
     errors.push_back("experiment_name: only alphanumeric characters, '-' and '_' are allowed");
   }
-  check_compute(root["compute"], errors);
-  const auto command = root["command"].as<std::string>("");
-  if (command.find_first_not_of(" \t\n") == std::string::npos)
-    errors.push_back("command is required");
-  if (std::count(command.begin(), command.end(), '\n') > 1000) {
-    errors.push_back("command is too long (more than 1000 lines)");
+  check_compute(root.find("compute"), errors);
+  check_command(root.find("command"), expected, errors);
+  if (const YamlDoc* env = root.find("environment")) check_environment(*env, expected, errors);
+  check_string_map(root.find("env_variables"), "env_variables", errors);
+  check_secrets(root, errors);
+  if (const YamlDoc* source = root.find("code_source")) {
+    check_code_source(*source, expected, errors);
   }
-  if (command != expected.command) errors.push_back("command does not read back as written");
-  if (const auto env = root["environment"]) {
-    check_environment(env, expected, errors);
-  }
-  check_string_map(root["env_variables"], "env_variables", errors);
-  check_string_map(root["secrets"], "secrets", errors);
-  if (const auto secrets = root["secrets"]) {
-    for (const auto& entry : secrets) {
-      const auto ref = entry.second.as<std::string>("");
-      const size_t slash = ref.find('/');
-      if (slash == std::string::npos || slash == 0 || slash + 1 == ref.size() ||
-          ref.find('/', slash + 1) != std::string::npos) {
-        errors.push_back("secrets." + entry.first.as<std::string>() + ": expected scope/key");
-      }
-      if (root["env_variables"] && root["env_variables"][entry.first.as<std::string>()]) {
-        errors.push_back(entry.first.as<std::string>() +
-                         " is set in both env_variables and secrets");
-      }
-    }
-  }
-  if (const auto source = root["code_source"]) check_code_source(source, expected, errors);
-  if (root["max_retries"] && root["max_retries"].as<int64_t>(-1) < 0) {
+  if (const YamlDoc* retries = root.find("max_retries");
+      retries && YamlDoc::integer(retries).value_or(-1) < 0) {
     errors.push_back("max_retries must be >= 0");
   }
-  if (root["timeout_minutes"] && root["timeout_minutes"].as<int64_t>(0) < 1) {
+  if (const YamlDoc* timeout = root.find("timeout_minutes");
+      timeout && YamlDoc::integer(timeout).value_or(0) < 1) {
     errors.push_back("timeout_minutes must be >= 1");
   }
   return errors;

@@ -31,6 +31,23 @@ bool is_simple_key(std::string_view key) {
   });
 }
 
+// Duplicates are left to yaml-cpp. Sorted, so that env_variables with
+// thousands of entries stay O(n log n).
+bool has_duplicate_key(const YamlDoc& map) {
+  std::vector<std::string_view> keys;
+  keys.reserve(map.entries.size());
+  for (const auto& entry : map.entries) keys.push_back(entry.first);
+  std::sort(keys.begin(), keys.end());
+  return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
+}
+
+YamlDoc quoted(std::string value) {
+  YamlDoc node;
+  node.kind = YamlDoc::Kind::scalar;
+  node.scalar = std::move(value);
+  return node;
+}
+
 class Reader {
  public:
   explicit Reader(std::string_view text) {
@@ -49,8 +66,8 @@ class Reader {
     }
   }
 
-  std::optional<YAML::Node> document() {
-    YAML::Node root = YAML::Node(YAML::NodeType::Map);
+  std::optional<YamlDoc> document() {
+    YamlDoc root;
     if (!read_map(0, root)) return std::nullopt;
     if (i_ != lines_.size()) return std::nullopt;
     return root;
@@ -65,7 +82,7 @@ class Reader {
   }
 
   /// A scalar on one line; false if it is not in the subset.
-  static bool read_scalar(std::string_view text, YAML::Node& node) {
+  static bool read_scalar(std::string_view text, YamlDoc& node) {
     if (text.empty()) return false;
     std::string value;
     if (text.front() == '\'') {
@@ -82,8 +99,7 @@ class Reader {
         value += text[i];
       }
       if (i >= text.size() || !rest_is_comment(text.substr(i + 1))) return false;
-      node = YAML::Node(value);
-      node.SetTag("!");
+      node = quoted(std::move(value));
       return true;
     }
     if (text.front() == '"') {
@@ -96,8 +112,7 @@ class Reader {
         value += text[i];
       }
       if (i >= text.size() || !rest_is_comment(text.substr(i + 1))) return false;
-      node = YAML::Node(value);
-      node.SetTag("!");
+      node = quoted(std::move(value));
       return true;
     }
     const size_t comment = text.find(" #");
@@ -106,13 +121,14 @@ class Reader {
       while (!plain.empty() && plain.back() == ' ') plain.remove_suffix(1);
     }
     if (!plain_scalar_allowed(plain)) return false;
-    node = YAML::Node(std::string(plain));
-    node.SetTag("?");
+    node.kind = YamlDoc::Kind::scalar;
+    node.scalar = plain;
+    node.plain = true;
     return true;
   }
 
   /// "|" then lines indented by `indent`; clip chomping (one final newline).
-  bool read_literal(uint32_t indent, YAML::Node& node) {
+  bool read_literal(uint32_t indent, YamlDoc& node) {
     std::string value;
     size_t trailing_empty = 0;
     bool first = true;
@@ -139,25 +155,24 @@ class Reader {
     }
     if (first) return false;
     value += '\n';
-    node = YAML::Node(value);
-    node.SetTag("!");
+    node = quoted(std::move(value));
     return true;
   }
 
-  bool read_sequence(uint32_t indent, YAML::Node& seq) {
+  bool read_sequence(uint32_t indent, YamlDoc& seq) {
+    seq.kind = YamlDoc::Kind::sequence;
     while (i_ < lines_.size() && lines_[i_].indent == indent && !lines_[i_].raw.empty()) {
       const Line& line = lines_[i_];
       if (!line.text.starts_with("- ")) return false;
-      YAML::Node item;
+      YamlDoc& item = seq.items.emplace_back();
       if (!read_scalar(line.text.substr(2), item)) return false;
-      seq.push_back(item);
       ++i_;
     }
-    return seq.size() > 0;
+    return !seq.items.empty();
   }
 
-  bool read_map(uint32_t indent, YAML::Node& map) {
-    std::vector<std::string> keys;
+  bool read_map(uint32_t indent, YamlDoc& map) {
+    map.kind = YamlDoc::Kind::map;
     while (i_ < lines_.size()) {
       const Line& line = lines_[i_];
       if (line.raw.empty() || !is_printable_ascii(line.raw)) return false;
@@ -165,21 +180,17 @@ class Reader {
       if (line.indent > indent) return false;
       const size_t colon = line.text.find(':');
       if (colon == std::string_view::npos) return false;
-      const std::string key(line.text.substr(0, colon));
-      if (!is_simple_key(key) || std::find(keys.begin(), keys.end(), key) != keys.end()) {
-        return false;  // duplicates: leave to yaml-cpp
-      }
+      const std::string_view key = line.text.substr(0, colon);
+      if (!is_simple_key(key)) return false;
       std::string_view rest = line.text.substr(colon + 1);
       ++i_;
-      YAML::Node value;
+      YamlDoc& value = map.entries.emplace_back(std::string(key), YamlDoc()).second;
       if (rest.empty()) {
         // A nested map or sequence, two columns in.
         if (i_ >= lines_.size() || lines_[i_].indent != indent + 2) return false;
         if (lines_[i_].text.starts_with("- ")) {
-          value = YAML::Node(YAML::NodeType::Sequence);
           if (!read_sequence(indent + 2, value)) return false;
         } else {
-          value = YAML::Node(YAML::NodeType::Map);
           if (!read_map(indent + 2, value)) return false;
         }
       } else {
@@ -191,10 +202,8 @@ class Reader {
           return false;
         }
       }
-      map.force_insert(key, value);  // no lookup: duplicates were refused above
-      keys.push_back(key);
     }
-    return !keys.empty();
+    return !map.entries.empty() && !has_duplicate_key(map);
   }
 
   std::vector<Line> lines_;
@@ -203,15 +212,15 @@ class Reader {
 
 }  // namespace
 
-std::optional<YAML::Node> read_simple_yaml(std::string_view text) {
+std::optional<YamlDoc> read_simple_yaml(std::string_view text) {
   if (text.empty() || text.back() != '\n') return std::nullopt;
   text.remove_suffix(1);
   return Reader(text).document();
 }
 
-YAML::Node load_yaml(const std::string& text) {
-  if (std::optional<YAML::Node> node = read_simple_yaml(text)) return *node;
-  return YAML::Load(text);
+YamlDoc load_yaml(const std::string& text) {
+  if (std::optional<YamlDoc> doc = read_simple_yaml(text)) return std::move(*doc);
+  return to_yaml_doc(YAML::Load(text));
 }
 
 }  // namespace s2a::emit

@@ -1,5 +1,5 @@
 // A fast reader for the YAML that YamlWriter writes, building the same
-// YAML::Node tree (values and tags) that YAML::Load would.
+// document (values, and which scalars are plain) that YAML::Load would.
 //
 // Re-reading train.yaml with YAML::Load took half of translate(): yaml-cpp's
 // scanner tries regular expressions at every character. This reader accepts
@@ -10,7 +10,7 @@
 // compares both readers on generated documents.
 #pragma once
 
-#include <yaml-cpp/yaml.h>
+#include "emit/yaml_doc.hpp"
 
 #include <optional>
 #include <string_view>
@@ -19,9 +19,9 @@ namespace s2a::emit {
 
 /// The document as YAML::Load would read it, or nullopt when it is outside
 /// the subset this reader knows.
-[[nodiscard]] std::optional<YAML::Node> read_simple_yaml(std::string_view text);
+[[nodiscard]] std::optional<YamlDoc> read_simple_yaml(std::string_view text);
 
 /// read_simple_yaml(), else YAML::Load (which may throw YAML::Exception).
-[[nodiscard]] YAML::Node load_yaml(const std::string& text);
+[[nodiscard]] YamlDoc load_yaml(const std::string& text);
 
 }  // namespace s2a::emit
