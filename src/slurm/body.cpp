@@ -279,14 +279,20 @@ bool is_option_word(const ast::Word& word) {
 }  // namespace
 
 std::optional<std::string> literal_value(const ast::Word& word) {
+  // Most words are one unquoted or single-quoted part: no fold needed.
+  if (word.parts.size() == 1 && (word.parts[0].kind == ast::PartKind::literal ||
+                                 word.parts[0].kind == ast::PartKind::single_quoted)) {
+    return word.parts[0].text;
+  }
   return fold_word(word, [](const ast::WordPart&) { return std::optional<std::string>(); });
 }
 
 std::string program_name(const ast::Word& word) {
-  const auto literal = literal_value(word);
+  std::optional<std::string> literal = literal_value(word);
   if (!literal) return {};
   const size_t slash = literal->rfind('/');
-  return slash == std::string::npos ? *literal : literal->substr(slash + 1);
+  if (slash != std::string::npos) literal->erase(0, slash + 1);
+  return std::move(*literal);
 }
 
 LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
