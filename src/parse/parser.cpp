@@ -211,6 +211,11 @@ ParseResult Parser::run() {
   ParseResult result;
   result.script.span = span(begin_, end_);
   result.script.body.span = result.script.span;
+  // Growing the statement list moves every (large) command built so far; a
+  // statement per line is a good upper estimate for scripts.
+  constexpr size_t kMaxReserved = 4096;
+  const auto lines = static_cast<size_t>(std::count(begin_, end_, '\n'));
+  result.script.body.items.reserve(std::min(lines / 2 + 1, kMaxReserved));
   try {
     parse_top_level(result.script.body);
   } catch (const ParseError& error) {  // only fatal errors get here
@@ -239,7 +244,7 @@ void Parser::parse_top_level(ast::List& body) {
       // Built in place; a half-built item is dropped again if parsing fails.
       ast::ListItem& item = body.items.emplace_back();
       try {
-        item.command = parse_and_or();
+        parse_and_or(item.command);
         item.span = item.command.span;
         skip_blanks();
         ControlOp op{};
@@ -292,7 +297,7 @@ ast::List Parser::parse_list() {
   while (!at_end() && !at_list_end()) {
     const char* start = p_;
     ast::ListItem& item = list.items.emplace_back();
-    item.command = parse_and_or();
+    parse_and_or(item.command);
     item.span = item.command.span;
     list_end = p_;
     skip_blanks();
@@ -324,30 +329,29 @@ ast::List Parser::parse_block(std::string_view after) {
   return list;
 }
 
-// Both parse_and_or() and parse_pipeline() return one named object so the
-// common single-command case is built in place (NRVO), not moved.
-ast::Command Parser::parse_and_or() {
-  ast::Command result = parse_pipeline();
+// `a && b || c`: the first pipeline is parsed into `out`; only a real and-or
+// list moves it down into children.
+void Parser::parse_and_or(ast::Command& out) {
+  parse_pipeline(out);
   skip_blanks();
   ControlOp op{};
-  if (!peek_control(op) || (op != ControlOp::and_if && op != ControlOp::or_if)) return result;
-  ast::Command first = std::move(result);
-  result = ast::Command{};
-  result.kind = ast::CommandKind::and_or;
-  result.span = first.span;
-  result.children.push_back(std::move(first));
+  if (!peek_control(op) || (op != ControlOp::and_if && op != ControlOp::or_if)) return;
+  ast::Command first = std::move(out);
+  out = ast::Command{};
+  out.kind = ast::CommandKind::and_or;
+  out.span = first.span;
+  out.children.push_back(std::move(first));
   while (peek_control(op) && (op == ControlOp::and_if || op == ControlOp::or_if)) {
-    result.ops.emplace_back(op == ControlOp::and_if ? "&&" : "||");
+    out.ops.emplace_back(op == ControlOp::and_if ? "&&" : "||");
     p_ += 2;
     skip_linebreaks();
-    result.children.push_back(parse_pipeline());
-    result.span.end = result.children.back().span.end;
+    parse_pipeline(out.children.emplace_back());
+    out.span.end = out.children.back().span.end;
     skip_blanks();
   }
-  return result;
 }
 
-ast::Command Parser::parse_pipeline() {
+void Parser::parse_pipeline(ast::Command& out) {
   const char* start = p_;
   bool timed = false;
   bool negated = false;
@@ -371,43 +375,41 @@ ast::Command Parser::parse_pipeline() {
   }
   if ((timed || negated) && (at_end() || *p_ == '\n' || *p_ == '#' || at_list_end() ||
                              at_control(ControlOp::semi) || at_control(ControlOp::amp))) {
-    ast::Command empty;  // `time` or `!` alone: valid, runs nothing
-    empty.timed = timed;
-    empty.negated = negated;
-    empty.span = span(start, p_);
-    return empty;
+    out.timed = timed;  // `time` or `!` alone: valid, runs nothing
+    out.negated = negated;
+    out.span = span(start, p_);
+    return;
   }
-  ast::Command result = parse_command();
+  parse_command(out);
   skip_blanks();
   ControlOp op{};
   bool is_pipe = peek_control(op) && (op == ControlOp::pipe || op == ControlOp::pipe_and);
   if (!is_pipe && !negated) {
-    result.timed = result.timed || timed;
-    if (timed) result.span.begin = offset(start);
-    return result;
+    out.timed = out.timed || timed;
+    if (timed) out.span.begin = offset(start);
+    return;
   }
-  ast::Command first = std::move(result);
-  result = ast::Command{};
-  result.kind = ast::CommandKind::pipeline;
-  result.negated = negated;
-  result.timed = timed;
-  result.span = {offset(start), first.span.end};
-  result.children.push_back(std::move(first));
+  ast::Command first = std::move(out);
+  out = ast::Command{};
+  out.kind = ast::CommandKind::pipeline;
+  out.negated = negated;
+  out.timed = timed;
+  out.span = {offset(start), first.span.end};
+  out.children.push_back(std::move(first));
   while (peek_control(op) && (op == ControlOp::pipe || op == ControlOp::pipe_and)) {
-    result.ops.emplace_back(op == ControlOp::pipe ? "|" : "|&");
+    out.ops.emplace_back(op == ControlOp::pipe ? "|" : "|&");
     p_ += op == ControlOp::pipe ? 1 : 2;
     skip_linebreaks();
-    result.children.push_back(parse_command());
-    result.span.end = result.children.back().span.end;
+    parse_command(out.children.emplace_back());
+    out.span.end = out.children.back().span.end;
     skip_blanks();
   }
-  return result;
 }
 
 // ---------------------------------------------------------------------------
 // commands
 
-ast::Command Parser::parse_command() {
+void Parser::parse_command(ast::Command& out) {
   skip_blanks();
   ReservedWord word{};
   if (peek_reserved(word)) {
@@ -421,9 +423,9 @@ ast::Command Parser::parse_command() {
       case ReservedWord::lbrace:
       case ReservedWord::dlbracket:
       case ReservedWord::function_: {
-        ast::Command command = parse_compound(word);
-        if (command.kind != ast::CommandKind::function_def) parse_trailing_redirects(command);
-        return command;
+        out = parse_compound(word);
+        if (out.kind != ast::CommandKind::function_def) parse_trailing_redirects(out);
+        return;
       }
       case ReservedWord::in_:
       case ReservedWord::drbracket:
@@ -434,12 +436,11 @@ ast::Command Parser::parse_command() {
   }
   if (at_control(ControlOp::lparen)) {
     DepthGuard guard(*this, p_);
-    ast::Command command;
-    if (!try_parse_arith_command(command)) command = parse_subshell();
-    parse_trailing_redirects(command);
-    return command;
+    if (!try_parse_arith_command(out)) out = parse_subshell();
+    parse_trailing_redirects(out);
+    return;
   }
-  return parse_simple_command();
+  parse_simple_command(out);
 }
 
 ast::Command Parser::parse_compound(ReservedWord word) {
@@ -774,12 +775,11 @@ ast::Command Parser::parse_function_body(ast::Command function) {
                word == ReservedWord::select_ || word == ReservedWord::dlbracket;
   }
   if (!compound) fail_unexpected();
-  ast::Command body = parse_command();
-  ast::List list;
-  list.span = body.span;
-  function.span.end = body.span.end;
-  list.items.push_back(ast::ListItem{body.span, std::move(body), false});
-  function.blocks.push_back(std::move(list));
+  ast::List& list = function.blocks.emplace_back();
+  ast::ListItem& item = list.items.emplace_back();
+  parse_command(item.command);
+  item.span = list.span = item.command.span;
+  function.span.end = item.command.span.end;
   return function;
 }
 
@@ -812,8 +812,7 @@ bool Parser::try_parse_arith_command(ast::Command& command) {
   return true;
 }
 
-ast::Command Parser::parse_simple_command() {
-  ast::Command command;
+void Parser::parse_simple_command(ast::Command& command) {
   const char* start = p_;
   const char* last_end = p_;
   for (;;) {
@@ -853,7 +852,8 @@ ast::Command Parser::parse_simple_command() {
       function.kind = ast::CommandKind::function_def;
       function.name.assign(start, begin_ + (command.words[0].span.end - base_));
       function.span = span(start, p_);
-      return parse_function_body(std::move(function));
+      command = parse_function_body(std::move(function));
+      return;
     } else {
       break;
     }
@@ -862,7 +862,6 @@ ast::Command Parser::parse_simple_command() {
   if (last_end == start) fail_unexpected();
   command.span = span(start, last_end);
   p_ = last_end;
-  return command;
 }
 
 ast::Assignment Parser::parse_assignment(const char* value_start, std::string_view name,

@@ -83,11 +83,14 @@ class Parser {
   ast::List parse_list();
   bool at_list_end() const;
   ast::List parse_block(std::string_view after);
-  ast::Command parse_and_or();
-  ast::Command parse_pipeline();
-  ast::Command parse_command();
+  // These four build into `out`, a default-constructed command already in its
+  // final place: a Command is large, and moving it up through every level
+  // cost more than parsing most commands.
+  void parse_and_or(ast::Command& out);
+  void parse_pipeline(ast::Command& out);
+  void parse_command(ast::Command& out);
+  void parse_simple_command(ast::Command& out);
   ast::Command parse_compound(grammar::ReservedWord word);
-  ast::Command parse_simple_command();
   void parse_trailing_redirects(ast::Command& command);
   void expect_reserved(grammar::ReservedWord word, const char* opener,
                        std::string_view opener_text);

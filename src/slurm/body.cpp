@@ -297,22 +297,20 @@ std::string program_name(const ast::Word& word) {
 
 LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
   // Skip wrappers that run their arguments as a command.
-  while (from < words.size()) {
-    const std::string program = program_name(words[from]);
-    if (program == "time" || program == "exec" || program == "nohup" || program == "stdbuf" ||
-        program == "numactl" || program == "env") {
-      ++from;
-      while (from < words.size() &&
-             (is_option_word(words[from]) ||
-              literal_value(words[from]).value_or("").find('=') != std::string::npos)) {
-        ++from;
-      }
-      continue;
+  std::string program;
+  for (; from < words.size(); ++from) {
+    program = program_name(words[from]);
+    if (program != "time" && program != "exec" && program != "nohup" && program != "stdbuf" &&
+        program != "numactl" && program != "env") {
+      break;
     }
-    break;
+    while (from + 1 < words.size() &&
+           (is_option_word(words[from + 1]) ||
+            literal_value(words[from + 1]).value_or("").find('=') != std::string::npos)) {
+      ++from;
+    }
   }
   if (from >= words.size()) return {};
-  const std::string program = program_name(words[from]);
   if (program == "torchrun") return {Launcher::torchrun, from, from + 1};
   if (program == "deepspeed") return {Launcher::deepspeed, from, from + 1};
   if (program == "mpirun" || program == "mpiexec") return {Launcher::mpirun, from, from + 1};
