@@ -4,6 +4,8 @@
 // why a file fails the `#!` test (BOM, leading blank line).
 #include "directives/file_checks.hpp"
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "directives/text_util.hpp"
@@ -108,8 +110,20 @@ size_t utf8_sequence(std::string_view text, size_t i) {
   return length;
 }
 
+/// The first byte at or after `from` that is not ASCII. Scripts are almost
+/// all ASCII, so eight bytes are tested at a time.
+size_t next_non_ascii(std::string_view text, size_t from) {
+  constexpr uint64_t kHighBits = 0x8080808080808080ULL;
+  for (uint64_t chunk = 0; from + sizeof chunk <= text.size(); from += sizeof chunk) {
+    std::memcpy(&chunk, text.data() + from, sizeof chunk);
+    if ((chunk & kHighBits) != 0) break;
+  }
+  while (from < text.size() && static_cast<unsigned char>(text[from]) < 0x80) ++from;
+  return from;
+}
+
 void check_utf8(std::string_view text, Diagnostics& out) {
-  for (size_t i = 0; i < text.size();) {
+  for (size_t i = next_non_ascii(text, 0); i < text.size(); i = next_non_ascii(text, i)) {
     const size_t length = utf8_sequence(text, i);
     if (length == 0) {
       out.push_back({Code::invalid_utf8,

@@ -1,6 +1,7 @@
 #include "source/source_file.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace s2a {
 
@@ -17,8 +18,12 @@ std::string_view SourceFile::slice(Span span) const {
 void SourceFile::build_line_starts() const {
   if (!line_starts_.empty()) return;
   line_starts_.push_back(0);
-  for (uint32_t i = 0; i < text_.size(); ++i) {
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  const char* const begin = text_.data();
+  const char* const end = begin + text_.size();
+  for (const char* p = begin; (p = static_cast<const char*>(
+                                   std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr;) {
+    ++p;
+    line_starts_.push_back(static_cast<uint32_t>(p - begin));
   }
 }
 
