@@ -839,6 +839,8 @@ void Parser::parse_simple_command(ast::Command& command) {
         word.span = span(word_start, p_);
         command.words.push_back(std::move(word));
       } else {
+        // Most commands have a handful of words; growing 1, 2, 4, 8 moved them.
+        if (command.words.empty()) command.words.reserve(8);
         command.words.push_back(parse_word());
       }
     } else if (at_control(ControlOp::lparen) && command.words.size() == 1 &&
