@@ -117,7 +117,6 @@ class CommandMapper final : public CommandEditor {
         experiment_name_(experiment_name),
         diagnostics_(diagnostics),
         edits_(body.views.size()),
-        logs_(body.views.size()),
         replaced_(body.views.size()),
         setup_(*this, body, setup_options, setup_result_) {}
 
@@ -133,7 +132,7 @@ class CommandMapper final : public CommandEditor {
     }
     for (const Site& site : body_.sites) unwrap_nested_script(site);
     const slurm::TextView& top = body_.views[0];
-    std::string text = dedent(apply_edits(top.text, top.window, edits_[0]));
+    std::string text = dedent(apply_edits(top.text, top.window, edits_[0].edits()));
     // sbatch refuses CRLF scripts (reported by the scanner); the translation
     // keeps the user's intent: Unix line ends.
     for (size_t at = text.find("\r\n"); at != std::string::npos; at = text.find("\r\n", at)) {
@@ -144,8 +143,10 @@ class CommandMapper final : public CommandEditor {
     result_.env_variables = std::move(setup_result_.env_variables);
     result_.secrets = std::move(setup_result_.secrets);
     result_.redactions = std::move(setup_result_.redactions);
-    for (auto& log : logs_) {
-      result_.edits.insert(result_.edits.end(), log.begin(), log.end());
+    for (const EditSet<LoggedEdit>& edits : edits_) {
+      std::vector<LoggedEdit> notes = edits.notes();
+      result_.edits.insert(result_.edits.end(), std::make_move_iterator(notes.begin()),
+                           std::make_move_iterator(notes.end()));
     }
     std::stable_sort(result_.edits.begin(), result_.edits.end(),
                      [](const LoggedEdit& a, const LoggedEdit& b) { return a.span.begin < b.span.begin; });
@@ -165,22 +166,8 @@ class CommandMapper final : public CommandEditor {
   /// that will not happen: a new edit inside an earlier one is dropped, and a
   /// new edit covering earlier ones supersedes them.
   void edit(uint32_t view, Span span, std::string replacement, std::string reason) override {
-    std::vector<Edit>& list = edits_[view];
-    std::vector<LoggedEdit>& log = logs_[view];
-    auto inside = [](Span inner, Span outer) {
-      return !inner.empty() && outer.begin <= inner.begin && inner.end <= outer.end;
-    };
-    for (const Edit& earlier : list) {
-      if (inside(span, earlier.span) && !(earlier.span == span)) return;
-    }
-    for (size_t i = list.size(); i-- > 0;) {
-      if (inside(list[i].span, span)) {
-        list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
-        log.erase(log.begin() + static_cast<std::ptrdiff_t>(i));
-      }
-    }
-    log.push_back({file_span(view, span), replacement, std::move(reason)});
-    list.push_back({span, std::move(replacement)});
+    LoggedEdit note{file_span(view, span), replacement, std::move(reason)};
+    edits_[view].add(span, std::move(replacement), std::move(note));
   }
 
   void replace(uint32_t view, Span span, std::string replacement, std::string reason) override {
@@ -600,7 +587,7 @@ class CommandMapper final : public CommandEditor {
     if (site.nested_script < 0 || is_replaced(site.view, site.command->span)) return;
     const slurm::NestedScript& nested = *body_.nested[static_cast<size_t>(site.nested_script)];
     const slurm::TextView& view = body_.views[nested.view];
-    std::string inner = dedent(apply_edits(view.text, view.window, edits_[nested.view]));
+    std::string inner = dedent(apply_edits(view.text, view.window, edits_[nested.view].edits()));
     const auto& words = site.command->words;
     size_t script_word = 0;
     for (size_t i = 0; i < words.size(); ++i) {
@@ -1165,8 +1152,7 @@ class CommandMapper final : public CommandEditor {
   const Compute& compute_;
   const std::string& experiment_name_;
   Diagnostics& diagnostics_;
-  std::vector<std::vector<Edit>> edits_;     // per text view
-  std::vector<std::vector<LoggedEdit>> logs_;  // per text view, parallel to edits_
+  std::vector<EditSet<LoggedEdit>> edits_;  // per text view
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   bool first_launch_seen_ = false;
   ShellVariables variables_;                 // the batch script's simple assignments

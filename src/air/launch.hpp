@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,10 +54,16 @@ class ShellVariables {
  private:
   struct Entry {
     uint32_t at;
-    std::string name;
     ShellValue value;
   };
-  std::vector<Entry> entries_;
+  // One name's assignments in the order they were recorded. They are usually
+  // also in offset order (one text view), and then a lookup is a binary
+  // search: scripts with thousands of assignments stay linear overall.
+  struct Assignments {
+    std::vector<Entry> entries;
+    bool by_offset = true;
+  };
+  std::map<std::string, Assignments, std::less<>> names_;
 };
 
 /// Evaluates words in the batch shell's terms (expansions done on node 0).

@@ -5,8 +5,12 @@
 // explained by the diagnostic that caused it.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "source/source_file.hpp"
@@ -22,7 +26,71 @@ struct Edit {
 /// outside the window are ignored; an edit overlapping one already applied
 /// (after sorting by position) is dropped, so the result is always defined.
 /// Returns the edited window.
-[[nodiscard]] std::string apply_edits(std::string_view text, Span window,
-                                      std::vector<Edit> edits);
+[[nodiscard]] std::string apply_edits(std::string_view text, Span window, std::vector<Edit> edits);
+
+/// The edits of one text as they will take effect, each with the caller's
+/// note (why it was made): a new edit inside an earlier one is dropped, and a
+/// new edit covering earlier ones supersedes them, so no note describes an
+/// edit that apply_edits() would skip. Insertions (empty spans) are always
+/// kept. Replacements then never contain one another, so sorted by start
+/// they are sorted by end too, and both checks are logarithmic: a script
+/// with thousands of rewritten commands stays linear.
+template <class Note>
+class EditSet {
+ public:
+  /// Records the edit; false when an earlier edit already covers its span.
+  bool add(Span span, std::string replacement, Note note) {
+    Entry entry{{span, std::move(replacement)}, std::move(note), next_order_++};
+    if (span.empty()) {
+      insertions_.push_back(std::move(entry));
+      return true;
+    }
+    if (auto after = replacements_.upper_bound(span.begin); after != replacements_.begin()) {
+      const Span earlier = std::prev(after)->second.edit.span;  // the widest that may cover it
+      if (earlier.end >= span.end && !(earlier == span)) return false;
+    }
+    auto inside = replacements_.lower_bound(span.begin);
+    while (inside != replacements_.end() && inside->second.edit.span.end <= span.end) {
+      inside = replacements_.erase(inside);
+    }
+    replacements_.emplace(span.begin, std::move(entry));
+    return true;
+  }
+
+  /// The edits, in the order they were added (apply_edits breaks ties by it).
+  [[nodiscard]] std::vector<Edit> edits() const {
+    std::vector<Edit> out;
+    for (const Entry* entry : in_order()) out.push_back(entry->edit);
+    return out;
+  }
+
+  /// The notes of the edits, in the order they were added.
+  [[nodiscard]] std::vector<Note> notes() const {
+    std::vector<Note> out;
+    for (const Entry* entry : in_order()) out.push_back(entry->note);
+    return out;
+  }
+
+ private:
+  struct Entry {
+    Edit edit;
+    Note note;
+    uint64_t order;
+  };
+
+  std::vector<const Entry*> in_order() const {
+    std::vector<const Entry*> out;
+    out.reserve(replacements_.size() + insertions_.size());
+    for (const auto& [begin, entry] : replacements_) out.push_back(&entry);
+    for (const Entry& entry : insertions_) out.push_back(&entry);
+    std::sort(out.begin(), out.end(),
+              [](const Entry* a, const Entry* b) { return a->order < b->order; });
+    return out;
+  }
+
+  std::map<uint32_t, Entry> replacements_;  // non-empty spans, by start
+  std::vector<Entry> insertions_;           // empty spans
+  uint64_t next_order_ = 0;
+};
 
 }  // namespace s2a
