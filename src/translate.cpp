@@ -6,6 +6,7 @@
 #include "air/map_workload.hpp"
 #include "diag/suppress.hpp"
 #include "bundle/workflow.hpp"
+#include "emit/text_scan.hpp"
 #include "emit/validate.hpp"
 #include "emit/yaml.hpp"
 
@@ -106,7 +107,7 @@ std::string replace_all(std::string text, const std::vector<std::string>& secret
 /// byte may reach the YAML: provenance comments mask them, and anything left
 /// (a value copied by another rule) is replaced before the check.
 void emit_checked(Translation& t, air::Workload workload, const TranslateOptions& options) {
-  const auto lines = std::count(workload.command.begin(), workload.command.end(), '\n');
+  const auto lines = static_cast<long>(emit::count_newlines(workload.command));
   if (lines > air::kMaxCommandLines) {
     t.diagnostics.push_back(
         {Code::command_too_long, {},

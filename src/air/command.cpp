@@ -4,13 +4,17 @@
 #include <array>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "air/launch.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
+#include "air/words.hpp"
 
 namespace s2a::air {
 namespace {
+
+using std::string_view_literals::operator""sv;
 
 using slurm::Launcher;
 using slurm::Site;
@@ -24,53 +28,74 @@ bool is_digits(std::string_view text) {
          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// Every site asks these lists: a hashed set answers in one lookup.
 bool is_slurm_client(std::string_view program) {
-  return contains({"scontrol", "squeue", "sbcast", "sbatch", "scancel", "sacct", "sinfo", "salloc",
-                   "sattach", "sstat", "sprio", "sshare", "sreport", "sacctmgr"},
-                  program);
+  static const std::unordered_set<std::string_view> kClients = {
+      "scontrol", "squeue",  "sbcast", "sbatch", "scancel", "sacct",   "sinfo",
+      "salloc",   "sattach", "sstat",  "sprio",  "sshare",  "sreport", "sacctmgr"};
+  return kClients.count(program) != 0;
 }
 
 /// Commands that are harmless when every node runs them.
 bool is_idempotent(std::string_view program) {
-  return contains(
-      {"",        "echo",      "printf",  "date",     "hostname", "nvidia-smi", "set",   "cd",
-       "mkdir",   "export",    "unset",   "source",   ".",        "ulimit",     "umask", "sleep",
-       "true",    "false",     ":",       "env",      "printenv", "which",      "type",  "command",
-       "test",    "[",         "[[",      "pwd",      "ls",       "cat",        "head",  "tail",
-       "wc",      "grep",      "exit",    "return",   "shift",    "wait",       "trap",  "local",
-       "declare", "readonly",  "typeset", "let",      "nproc",    "free",       "df",    "uname",
-       "id",      "whoami",    "lscpu",   "module",   "ml",       "pip",        "pip3",  "nvcc",
-       "srun",    "basename",  "dirname", "realpath", "readlink", "seq",        "sort",  "read",
-       "mapfile", "readarray", "chmod",   "touch",    "awk",      "sed",        "cut",   "tr",
-       "tee",     "xargs"},
-      program);
+  static const std::unordered_set<std::string_view> kIdempotent = {
+      "",        "echo",      "printf",  "date",     "hostname", "nvidia-smi", "set",   "cd",
+      "mkdir",   "export",    "unset",   "source",   ".",        "ulimit",     "umask", "sleep",
+      "true",    "false",     ":",       "env",      "printenv", "which",      "type",  "command",
+      "test",    "[",         "[[",      "pwd",      "ls",       "cat",        "head",  "tail",
+      "wc",      "grep",      "exit",    "return",   "shift",    "wait",       "trap",  "local",
+      "declare", "readonly",  "typeset", "let",      "nproc",    "free",       "df",    "uname",
+      "id",      "whoami",    "lscpu",   "module",   "ml",       "pip",        "pip3",  "nvcc",
+      "srun",    "basename",  "dirname", "realpath", "readlink", "seq",        "sort",  "read",
+      "mapfile", "readarray", "chmod",   "touch",    "awk",      "sed",        "cut",   "tr",
+      "tee",     "xargs"};
+  return kIdempotent.count(program) != 0;
 }
 
 /// Removes the indentation shared by all non-blank lines and the blank lines
 /// around the text: a `bash -c '...'` script is usually indented inside quotes.
+/// It runs on the whole command: one pass finds the lines, one copies them.
 std::string dedent(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = text.find('\n', start);
-    lines.push_back(
-        text.substr(start, end == std::string_view::npos ? text.size() - start : end - start));
-    if (end == std::string_view::npos) break;
+  struct Line {
+    std::string_view text;
+    bool blank = false;  // only blanks and carriage returns
+    size_t indent = 0;   // leading blanks
+  };
+  std::vector<Line> lines;
+  size_t indent = std::string_view::npos;  // shared by the non-blank lines
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    Line line{text.substr(start, end - start)};
+    while (line.indent < line.text.size() &&
+           (line.text[line.indent] == ' ' || line.text[line.indent] == '\t')) {
+      ++line.indent;
+    }
+    line.blank = line.text.find_first_not_of(" \t\r", line.indent) == std::string_view::npos;
+    if (!line.blank) indent = std::min(indent, line.indent);
+    lines.push_back(line);
     start = end + 1;
   }
-  auto blank = [](std::string_view line) {
-    return line.find_first_not_of(" \t\r") == std::string_view::npos;
-  };
-  while (!lines.empty() && blank(lines.front())) lines.erase(lines.begin());
-  while (!lines.empty() && blank(lines.back())) lines.pop_back();
-  size_t indent = std::string_view::npos;
-  for (std::string_view line : lines) {
-    if (!blank(line)) indent = std::min(indent, line.find_first_not_of(" \t"));
-  }
+  size_t first = 0;
+  size_t last = lines.size();
+  while (first < last && lines[first].blank) ++first;
+  while (last > first && lines[last - 1].blank) --last;
   std::string out;
-  for (std::string_view line : lines) {
-    if (!blank(line)) out.append(line.substr(std::min(indent, line.size())));
+  out.reserve(text.size() + 1);
+  for (size_t i = first; i < last; ++i) {
+    if (!lines[i].blank) out.append(lines[i].text.substr(std::min(indent, lines[i].text.size())));
     out.push_back('\n');
+  }
+  return out;
+}
+
+/// "\r\n" -> "\n" in one pass (erasing in place would be quadratic).
+std::string without_carriage_returns(std::string text) {
+  if (text.find("\r\n") == std::string::npos) return text;
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!(text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n')) out.push_back(text[i]);
   }
   return out;
 }
@@ -124,7 +149,8 @@ class CommandMapper final : public CommandEditor {
     track_variables();
     for (const Site& site : body_.sites) {
       remove_statement_if_replaced_by_runtime(site);
-      if (site.launcher.kind != Launcher::none || site.program == "srun") first_launch_seen_ = true;
+      if (site.launcher.kind != Launcher::none || site.program == "srun"sv)
+        first_launch_seen_ = true;
     }
     for (const Site& site : body_.sites) replace_first_host_idiom(site);
     for (const Site& site : body_.sites) {
@@ -132,12 +158,10 @@ class CommandMapper final : public CommandEditor {
     }
     for (const Site& site : body_.sites) unwrap_nested_script(site);
     const slurm::TextView& top = body_.views[0];
-    std::string text = dedent(apply_edits(top.text, top.window, edits_[0].edits()));
     // sbatch refuses CRLF scripts (reported by the scanner); the translation
     // keeps the user's intent: Unix line ends.
-    for (size_t at = text.find("\r\n"); at != std::string::npos; at = text.find("\r\n", at)) {
-      text.erase(at, 1);
-    }
+    const std::string text =
+        without_carriage_returns(dedent(apply_edits(top.text, top.window, edits_[0].edits())));
     result_.command = "cd \"$CODE_SOURCE_PATH\"\n" + text;
     result_.dependencies = std::move(setup_result_.dependencies);
     result_.env_variables = std::move(setup_result_.env_variables);
@@ -194,6 +218,7 @@ class CommandMapper final : public CommandEditor {
 
   bool is_replaced(uint32_t view, Span span) const {
     const std::map<uint32_t, uint32_t>& gone = replaced_[view];
+    if (gone.empty()) return false;
     auto it = gone.upper_bound(span.begin);
     if (it == gone.begin()) return false;
     --it;
@@ -283,7 +308,7 @@ class CommandMapper final : public CommandEditor {
         for (const auto& a : command.assignments) {
           record(a.span.begin, a.name, a.is_array ? array_value(reader, a) : reader.word(a.value));
         }
-      } else if (site.program == "export" || site.program == "declare") {
+      } else if (site.program == "export"sv || site.program == "declare"sv) {
         for (size_t i = 1; i < command.words.size(); ++i) {
           const ast::Word& word = command.words[i];
           if (word.parts.empty() || word.parts[0].kind != ast::PartKind::literal) continue;
@@ -362,7 +387,7 @@ class CommandMapper final : public CommandEditor {
     setup_.hide_inline_secrets(site);
     replace_host_list(site);
     if (is_replaced(site.view, site.command->span)) return;
-    if (site.program == "srun" && site.srun) unwrap_srun(site);
+    if (site.program == "srun"sv && site.srun) unwrap_srun(site);
     setup_.unwrap_container(site);
     switch (site.launcher.kind) {
       case Launcher::torchrun:
@@ -724,7 +749,7 @@ class CommandMapper final : public CommandEditor {
     if (compute_.nodes <= 1) return;
     const ShellValue value = option_value(site, option);
     if (value.meaning == Meaning::batch_rank && site.view == 0 && site.context.in_srun == false &&
-        site.program == "srun") {
+        site.program == "srun"sv) {
       report(Code::batch_rank_fixed, site.view, option.value_span,
              "under Slurm `" + std::string(source(site.view, option.value_span)) +
                  "` was expanded once in the batch shell, so every node got rank 0; the "
@@ -790,7 +815,7 @@ class CommandMapper final : public CommandEditor {
   }
 
   void report_outside_srun(const Site& site) {
-    if (compute_.nodes > 1 && !site.context.in_srun && site.program != "srun") {
+    if (compute_.nodes > 1 && !site.context.in_srun && site.program != "srun"sv) {
       report(Code::launch_outside_srun, site.view, site.command->span,
              "under Slurm this launcher ran on the first node only; on AI Runtime it runs on "
              "every node and trains across all " +
@@ -976,7 +1001,7 @@ class CommandMapper final : public CommandEditor {
   void rewrite_deferred_variables(const Site& site, const ast::WordPart& part) {
     if (!body_.views[site.view].exact) return;
     const bool quoted = part.kind == ast::PartKind::single_quoted;
-    if (quoted && site.program != "srun" && !slurm::is_shell_program(site.program)) return;
+    if (quoted && site.program != "srun"sv && !slurm::is_shell_program(site.program)) return;
     if (quoted && site.nested_script >= 0) return;  // parsed and rewritten as a nested script
     const std::string_view text = source(site.view, part.span);
     for (size_t at = text.find('$'); at != std::string_view::npos; at = text.find('$', at + 1)) {
@@ -1010,8 +1035,9 @@ class CommandMapper final : public CommandEditor {
              (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) {
         ++end;
       }
+      if (text.substr(begin, end - begin).rfind("SLURM", 0) != 0) return;
       const std::string name(text.substr(begin, end - begin));
-      if (name.rfind("SLURM", 0) != 0 || is_shim_provided(site, name)) return;
+      if (is_shim_provided(site, name)) return;
       const Span name_span{static_cast<uint32_t>(base + begin), static_cast<uint32_t>(base + end)};
       if (is_replaced(site.view, name_span)) return;
       const VariableRule rule = rule_for(name, job_, compute_, experiment_name_);
@@ -1037,6 +1063,8 @@ class CommandMapper final : public CommandEditor {
   }
 
   void rewrite_variable(const Site& site, const ast::WordPart& part) {
+    // rule_for() keeps every name that is not SLURM*: most parameters.
+    if (part.text.rfind("SLURM", 0) != 0) return;
     if (is_shim_provided(site, part.text)) return;  // set in each worker by the shim
     const VariableRule rule = rule_for(part.text, job_, compute_, experiment_name_);
     switch (rule.action) {
@@ -1070,7 +1098,7 @@ class CommandMapper final : public CommandEditor {
   // --- what runs where ----------------------------------------------------------
 
   void check_runs_on_every_node(const Site& site) {
-    if (site.program == "sbatch") {
+    if (site.program == "sbatch"sv) {
       report_submission(site);
       return;
     }
@@ -1081,7 +1109,7 @@ class CommandMapper final : public CommandEditor {
       return;
     }
     const slurm::Context& c = site.context;
-    if (compute_.nodes <= 1 || c.in_srun || c.in_substitution || site.program == "srun") return;
+    if (compute_.nodes <= 1 || c.in_srun || c.in_substitution || site.program == "srun"sv) return;
     if (site.launcher.kind != Launcher::none && site.launcher.kind != Launcher::python) return;
     if (is_idempotent(site.program) || writes_node_local_path(site)) return;
     if (is_run_once_side_effect(site) && can_guard(site)) {
@@ -1108,9 +1136,8 @@ class CommandMapper final : public CommandEditor {
   /// storage, so running them once is what the script meant.
   static bool is_run_once_side_effect(const Site& site) {
     if (site.launcher.kind == Launcher::python) return true;
-    if (site.program == "huggingface-cli" || site.program == "hf") {
-      return site.command->words.size() > 1 &&
-             slurm::literal_value(site.command->words[1]) == "download";
+    if (site.program == "huggingface-cli"sv || site.program == "hf"sv) {
+      return site.command->words.size() > 1 && literal_is(site.command->words[1], "download");
     }
     return contains({"wget", "curl", "git", "rsync", "cp", "mv", "rm", "tar", "unzip", "aws",
                      "gsutil", "azcopy", "gcloud", "rclone"},

@@ -7,8 +7,12 @@
 #include <map>
 
 #include "air/variables.hpp"
+#include "air/words.hpp"
 
 namespace s2a::air {
+
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 using slurm::Site;
@@ -109,7 +113,7 @@ std::vector<Assignment> assignments_of(const ast::Command& command, const Site& 
     }
     return out;
   }
-  if (site.program != "export" || !command.assignments.empty()) return out;
+  if (site.program != "export"sv || !command.assignments.empty()) return out;
   for (size_t i = 1; i < command.words.size(); ++i) {
     const ast::Word& word = command.words[i];
     const std::string_view written = view_text.substr(word.span.begin, word.span.size());
@@ -128,7 +132,7 @@ std::vector<Assignment> assignments_of(const ast::Command& command, const Site& 
 bool is_setup_command(const ast::Command& command, const std::string& program,
                       std::string_view view_text) {
   if (contains({"module", "ml", "spack", "conda", "mamba", "micromamba"}, program)) return true;
-  if ((program == "source" || program == ".") && command.words.size() >= 2) {
+  if ((program == "source"sv || program == "."sv) && command.words.size() >= 2) {
     const ast::Word& target = command.words[1];
     const std::string_view written = view_text.substr(target.span.begin, target.span.size());
     std::string_view path = written;
@@ -137,7 +141,7 @@ bool is_setup_command(const ast::Command& command, const std::string& program,
            ends_with(path, "/deactivate") || ends_with(path, "spack/setup-env.sh") ||
            ends_with(path, "conda.sh") || ends_with(path, "/lmod/init/bash");
   }
-  if (program == "eval" && command.words.size() >= 2) {
+  if (program == "eval"sv && command.words.size() >= 2) {
     const ast::Word& arg = command.words[1];
     const std::string_view written = view_text.substr(arg.span.begin, arg.span.size());
     return written.find("conda shell") != std::string_view::npos ||
@@ -148,6 +152,9 @@ bool is_setup_command(const ast::Command& command, const std::string& program,
 }
 
 bool looks_like_token(std::string_view value) {
+  // The shortest token is a 3-character prefix and 16 more: most words are
+  // shorter, and this runs on every word of the script.
+  if (value.size() < 19) return false;
   auto tail_is_token = [&](size_t from, size_t min) {
     if (value.size() < from + min) return false;
     return std::all_of(value.begin() + static_cast<std::ptrdiff_t>(from), value.end(), [](char c) {
@@ -173,17 +180,17 @@ bool SetupMapper::map_setup_command(const Site& site) {
   const ast::Command& command = *site.command;
   const std::string_view text = body_.views[site.view].text;
   const bool python_pip = (starts_with(site.program, "python")) && command.words.size() >= 4 &&
-                          slurm::literal_value(command.words[1]) == "-m" &&
-                          slurm::literal_value(command.words[2]) == "pip";
-  if (site.program == "pip" || site.program == "pip3" || python_pip) return map_pip_install(site);
+                          literal_is(command.words[1], "-m") && literal_is(command.words[2], "pip");
+  if (site.program == "pip"sv || site.program == "pip3"sv || python_pip)
+    return map_pip_install(site);
   if (!is_setup_command(command, site.program, text)) return false;
   const std::string first(editor_.source(site.view, command.words.front().span));
-  if (site.program == "module" || site.program == "ml" || site.program == "spack") {
+  if (site.program == "module"sv || site.program == "ml"sv || site.program == "spack"sv) {
     report_module(site);
     editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
     return true;
   }
-  if (site.program == "conda" || site.program == "mamba" || site.program == "micromamba") {
+  if (site.program == "conda"sv || site.program == "mamba"sv || site.program == "micromamba"sv) {
     const bool activate =
         command.words.size() >= 3 && slurm::literal_value(command.words[1]) == "activate";
     const std::string env = activate ? slurm::literal_value(command.words[2]).value_or("") : "";
@@ -207,7 +214,7 @@ bool SetupMapper::map_setup_command(const Site& site) {
     editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
     return true;
   }
-  if (site.program == "eval") {
+  if (site.program == "eval"sv) {
     editor_.remove_statement(site, "conda's shell hook is not needed on AI Runtime", {});
     editor_.report(Code::setup_command_removed, site.view, command.span,
                    "the conda shell hook is removed: AI Runtime nodes have no conda",
@@ -234,10 +241,10 @@ void SetupMapper::report_module(const Site& site) {
   const std::string program = site.program;
   size_t first = 1;
   std::string sub;
-  if (program != "ml" && words.size() >= 2) {
+  if (program != "ml"sv && words.size() >= 2) {
     sub = slurm::literal_value(words[1]).value_or("");
     first = 2;
-  } else if (program == "ml" && words.size() >= 2) {
+  } else if (program == "ml"sv && words.size() >= 2) {
     const auto w = slurm::literal_value(words[1]).value_or("");
     if (contains({"purge", "use", "unuse", "list", "av", "avail", "save", "restore", "spider",
                   "swap", "switch", "load", "unload", "rm"},
@@ -249,7 +256,8 @@ void SetupMapper::report_module(const Site& site) {
   const std::string shown = program + (sub.empty() ? "" : " " + sub);
   std::vector<std::string> provided, mapped, toolchain, unknown, computed;
   const bool loads = sub.empty() || contains({"load", "add", "swap", "switch"}, sub) ||
-                     (program == "spack" && sub == "load") || (program == "spack" && sub == "env");
+                     (program == "spack"sv && sub == "load") ||
+                     (program == "spack"sv && sub == "env");
   if (loads) {
     for (size_t i = first; i < words.size(); ++i) {
       const auto name = slurm::literal_value(words[i]);
@@ -258,7 +266,7 @@ void SetupMapper::report_module(const Site& site) {
         continue;
       }
       if (name->empty() || name->front() == '-' || name->front() == '+') continue;
-      if (program == "spack" && sub == "env") {  // `spack env activate NAME`
+      if (program == "spack"sv && sub == "env") {  // `spack env activate NAME`
         if (*name != "activate" && *name != "deactivate")
           unknown.push_back("spack environment " + *name);
         continue;
@@ -312,7 +320,7 @@ void SetupMapper::report_module(const Site& site) {
 
 bool SetupMapper::map_pip_install(const Site& site) {
   const auto& words = site.command->words;
-  size_t i = site.program == "pip" || site.program == "pip3" ? 1 : 3;
+  size_t i = site.program == "pip"sv || site.program == "pip3"sv ? 1 : 3;
   if (i >= words.size() || slurm::literal_value(words[i]) != "install") return false;
   std::vector<std::string> packages;
   std::string keep_reason;
@@ -466,7 +474,7 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
 }
 
 void SetupMapper::replace_word_with_secret(const Site& site, const ast::Word& word,
-                                           const std::string& literal, size_t begin, size_t end,
+                                           std::string_view literal, size_t begin, size_t end,
                                            const std::string& name) {
   auto quote = [](std::string_view text) {
     std::string out;
@@ -477,7 +485,7 @@ void SetupMapper::replace_word_with_secret(const Site& site, const ast::Word& wo
     return out;
   };
   const std::string_view written = editor_.source(site.view, word.span);
-  const std::string value = literal.substr(begin, end - begin);
+  const std::string_view value = literal.substr(begin, end - begin);
   const size_t at = written.find(value);
   const Span value_span = at == std::string_view::npos
                               ? word.span
@@ -486,8 +494,8 @@ void SetupMapper::replace_word_with_secret(const Site& site, const ast::Word& wo
   const std::string unique = add_secret(site, name, value_span);
   // Rebuilt double-quoted, so the reference expands whatever quoting the word had.
   editor_.replace(site.view, word.span,
-                  "\"" + quote(std::string_view(literal).substr(0, begin)) + "${" + unique + "}" +
-                      quote(std::string_view(literal).substr(end)) + "\"",
+                  "\"" + quote(literal.substr(0, begin)) + "${" + unique + "}" +
+                      quote(literal.substr(end)) + "\"",
                   "the credential comes from secrets." + unique);
 }
 
@@ -498,7 +506,8 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
   // reading the secret instead.
   for (const ast::Assignment& a : site.command->assignments) {
     if (a.is_array || a.value.span.empty()) continue;
-    const auto literal = slurm::literal_value(a.value);
+    std::optional<std::string> storage;
+    const auto literal = literal_view(a.value, storage);
     const bool secret =
         (is_secret_name(a.name) && !is_reference_text(editor_.source(site.view, a.value.span))) ||
         (literal && looks_like_token(*literal));
@@ -507,12 +516,12 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
     editor_.replace(site.view, a.value.span, "\"$" + name + "\"",
                     "the credential comes from secrets." + name);
   }
-  const std::string program = site.program;
-  const bool hf_cli = program == "huggingface-cli" || program == "hf";
+  const std::string& program = site.program;
   // `wandb login [--relogin] KEY`
-  if (program == "wandb" && words.size() >= 3 && slurm::literal_value(words[1]) == "login") {
+  if (program == "wandb"sv && words.size() >= 3 && literal_is(words[1], "login")) {
     for (size_t i = 2; i < words.size(); ++i) {
-      const auto arg = slurm::literal_value(words[i]);
+      std::optional<std::string> storage;
+      const auto arg = literal_view(words[i], storage);
       if (!arg) break;
       if (*arg == "--host" || *arg == "--cloud") {
         ++i;
@@ -524,7 +533,7 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
     }
   }
   // `echo KEY | docker login --password-stdin`: the producer of a login pipe.
-  if ((program == "echo" || program == "printf") && words.size() >= 2) {
+  if ((program == "echo"sv || program == "printf"sv) && words.size() >= 2) {
     const std::string_view text = body_.views[site.view].text;
     size_t after = site.command->span.end;
     while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
@@ -533,81 +542,102 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
     if (!rest.empty() && rest.front() == '|' && rest.find("login") != std::string_view::npos &&
         rest.find("--password-stdin") != std::string_view::npos) {
       const ast::Word& last = words.back();
-      if (auto arg = slurm::literal_value(last); arg && !arg->empty() && arg->front() != '-') {
+      std::optional<std::string> storage;
+      if (auto arg = literal_view(last, storage); arg && !arg->empty() && arg->front() != '-') {
         replace_word_with_secret(site, last, *arg, 0, arg->size(), "REGISTRY_PASSWORD");
         return;
       }
     }
   }
   for (size_t i = 1; i < words.size(); ++i) {
-    const auto arg = slurm::literal_value(words[i]);
+    std::optional<std::string> storage;
+    const auto arg = literal_view(words[i], storage);
     if (!arg) continue;
-    // `--token X`, `--hf_token=X`, `--api-key X`, `--password X`, `docker login -p X`
     if (arg->size() > 1 && arg->front() == '-') {
-      const size_t eq = arg->find('=');
-      const size_t name_begin = arg->find_first_not_of('-');
-      if (name_begin == std::string::npos || (eq != std::string::npos && eq < name_begin)) continue;
-      std::string flag = upper(
-          arg->substr(name_begin, eq == std::string::npos ? std::string::npos : eq - name_begin));
-      std::replace(flag.begin(), flag.end(), '-', '_');
-      const bool docker_p = flag == "P" && (program == "docker" || program == "podman") &&
-                            slurm::literal_value(words[1]) == "login";
-      if (!docker_p && !is_variable_name(flag)) continue;
-      // --password-stdin, --token-file: switches and paths, not the secret itself.
-      if (ends_with(flag, "_STDIN") || ends_with(flag, "_FILE") || ends_with(flag, "_PATH"))
-        continue;
-      if (!docker_p && !is_secret_name(flag) && !is_secret_name("X_" + flag)) continue;
-      std::string name =
-          hf_cli && flag == "TOKEN" ? "HF_TOKEN"
-          : docker_p || flag == "PASSWORD"
-              ? (program == "docker" || program == "podman" ? "REGISTRY_PASSWORD" : "PASSWORD")
-              : flag;
-      if (name == "TOKEN" || name == "API_KEY")
-        name = upper(program.empty() ? "cli" : program) + "_" + name;
-      std::replace(name.begin(), name.end(), '-', '_');
-      if (!is_variable_name(name)) name = "CLI_TOKEN";
-      if (eq != std::string::npos) {
-        if (eq + 1 < arg->size() && (*arg)[eq + 1] != '$') {
-          replace_word_with_secret(site, words[i], *arg, eq + 1, arg->size(), name);
-        }
-      } else if (i + 1 < words.size()) {
-        const auto value = slurm::literal_value(words[i + 1]);
-        if (value && !value->empty() && value->front() != '-') {
-          replace_word_with_secret(site, words[i + 1], *value, 0, value->size(), name);
-        }
-        ++i;
-      }
-      continue;
+      i += hide_option_secret(site, i, *arg);
+    } else {
+      hide_secret_in_value(site, words[i], *arg);
     }
-    // https://user:PASSWORD@host/..., ...?token=VALUE&...
-    const size_t scheme = arg->find("://");
-    if (scheme != std::string::npos) {
-      const size_t host_start = scheme + 3;
-      const size_t at = arg->find('@', host_start);
-      const size_t slash = arg->find('/', host_start);
-      const size_t colon = arg->find(':', host_start);
-      if (at != std::string::npos && (slash == std::string::npos || at < slash) &&
-          colon != std::string::npos && colon < at && colon + 1 < at) {
-        replace_word_with_secret(site, words[i], *arg, colon + 1, at, "URL_PASSWORD");
-        continue;
+  }
+}
+
+/// `--token X`, `--hf_token=X`, `--api-key X`, `--password X`, `docker login -p X`
+/// for the option words[i] (literal value `arg`). Returns 1 when the next word
+/// was the option's value, else 0.
+size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_view arg) {
+  const auto& words = site.command->words;
+  const std::string& program = site.program;
+  const size_t eq = arg.find('=');
+  const size_t name_begin = arg.find_first_not_of('-');
+  if (name_begin == std::string_view::npos || (eq != std::string_view::npos && eq < name_begin)) {
+    return 0;
+  }
+  std::string flag = upper(arg.substr(
+      name_begin, eq == std::string_view::npos ? std::string_view::npos : eq - name_begin));
+  std::replace(flag.begin(), flag.end(), '-', '_');
+  const bool docker_p = flag == "P" && (program == "docker"sv || program == "podman"sv) &&
+                        literal_is(words[1], "login");
+  if (!docker_p && !is_variable_name(flag)) return 0;
+  // --password-stdin, --token-file: switches and paths, not the secret itself.
+  if (ends_with(flag, "_STDIN") || ends_with(flag, "_FILE") || ends_with(flag, "_PATH")) return 0;
+  if (!docker_p && !is_secret_option_name(flag)) return 0;
+  const bool hf_cli = program == "huggingface-cli"sv || program == "hf"sv;
+  std::string name =
+      hf_cli && flag == "TOKEN" ? "HF_TOKEN"
+      : docker_p || flag == "PASSWORD"
+          ? (program == "docker"sv || program == "podman"sv ? "REGISTRY_PASSWORD" : "PASSWORD")
+          : flag;
+  if (name == "TOKEN" || name == "API_KEY") {
+    name = upper(program.empty() ? "cli" : program) + "_" + name;
+  }
+  std::replace(name.begin(), name.end(), '-', '_');
+  if (!is_variable_name(name)) name = "CLI_TOKEN";
+  if (eq != std::string_view::npos) {
+    if (eq + 1 < arg.size() && arg[eq + 1] != '$') {
+      replace_word_with_secret(site, words[i], arg, eq + 1, arg.size(), name);
+    }
+    return 0;
+  }
+  if (i + 1 >= words.size()) return 0;
+  std::optional<std::string> storage;
+  const auto value = literal_view(words[i + 1], storage);
+  if (value && !value->empty() && value->front() != '-') {
+    replace_word_with_secret(site, words[i + 1], *value, 0, value->size(), name);
+  }
+  return 1;
+}
+
+/// A credential inside a non-option word: https://user:PASSWORD@host/...,
+/// ...?token=VALUE&..., or a word shaped like a token.
+void SetupMapper::hide_secret_in_value(const Site& site, const ast::Word& word,
+                                       std::string_view arg) {
+  const size_t scheme = arg.find("://");
+  if (scheme == std::string_view::npos) {
+    if (looks_like_token(arg))
+      replace_word_with_secret(site, word, arg, 0, arg.size(), "API_TOKEN");
+    return;
+  }
+  const size_t host_start = scheme + 3;
+  const size_t at = arg.find('@', host_start);
+  const size_t slash = arg.find('/', host_start);
+  const size_t colon = arg.find(':', host_start);
+  if (at != std::string_view::npos && (slash == std::string_view::npos || at < slash) &&
+      colon != std::string_view::npos && colon < at && colon + 1 < at) {
+    replace_word_with_secret(site, word, arg, colon + 1, at, "URL_PASSWORD");
+    return;
+  }
+  for (std::string_view key :
+       {"token=", "access_token=", "api_key=", "apikey=", "password=", "sig=", "key="}) {
+    // Only the first occurrence of a key that starts a query parameter counts.
+    for (size_t q = arg.find(key); q != std::string_view::npos; q = arg.find(key, q + 1)) {
+      if (q == 0 || (arg[q - 1] != '?' && arg[q - 1] != '&')) continue;
+      const size_t from = q + key.size();
+      const size_t to = std::min(arg.find('&', from), arg.size());
+      if (to > from) {
+        replace_word_with_secret(site, word, arg, from, to, "URL_TOKEN");
+        return;
       }
-      for (std::string_view key :
-           {"token=", "access_token=", "api_key=", "apikey=", "password=", "sig=", "key="}) {
-        for (size_t q = arg->find(key); q != std::string::npos; q = arg->find(key, q + 1)) {
-          if (q == 0 || ((*arg)[q - 1] != '?' && (*arg)[q - 1] != '&')) continue;
-          const size_t from = q + key.size();
-          const size_t to = std::min(arg->find('&', from), arg->size());
-          if (to > from) {
-            replace_word_with_secret(site, words[i], *arg, from, to, "URL_TOKEN");
-            q = arg->size();
-            key = {};
-          }
-          break;
-        }
-        if (key.empty()) break;
-      }
-    } else if (looks_like_token(*arg)) {
-      replace_word_with_secret(site, words[i], *arg, 0, arg->size(), "API_TOKEN");
+      break;
     }
   }
 }
@@ -616,9 +646,14 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
 
 void SetupMapper::unwrap_container(const Site& site) {
   const auto& words = site.command->words;
-  size_t start = site.program == "srun" && site.srun ? site.srun_operand : 0;
+  size_t start = site.program == "srun"sv && site.srun ? site.srun_operand : 0;
   if (start >= words.size()) return;
-  const std::string wrapper = slurm::program_name(words[start]);
+  std::optional<std::string> storage;
+  const std::string_view wrapper_name = program_view(words[start], storage);
+  if (wrapper_name != "singularity" && wrapper_name != "apptainer" && wrapper_name != "shifter") {
+    return;  // nearly every command: no copy of its name
+  }
+  const std::string wrapper(wrapper_name);
   size_t i = start + 1;
   if (wrapper == "singularity" || wrapper == "apptainer") {
     if (i >= words.size()) return;

@@ -95,8 +95,10 @@ class SetupMapper {
   void add_env_or_secret(const slurm::Site& site, const Assignment& a);
   [[nodiscard]] bool top_level(const slurm::Site& site) const;
   [[nodiscard]] std::string secret_reference(const std::string& name) const;
+  size_t hide_option_secret(const slurm::Site& site, size_t i, std::string_view arg);
+  void hide_secret_in_value(const slurm::Site& site, const ast::Word& word, std::string_view arg);
   void replace_word_with_secret(const slurm::Site& site, const ast::Word& word,
-                                const std::string& literal, size_t begin, size_t end,
+                                std::string_view literal, size_t begin, size_t end,
                                 const std::string& name);
 
   CommandEditor& editor_;

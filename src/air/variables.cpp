@@ -11,9 +11,6 @@ namespace {
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
 
 VariableRule rename(std::string to, std::string reason) {
   return {VariableAction::rename, std::move(to), true, std::move(reason), ""};
@@ -48,21 +45,67 @@ bool is_runtime_variable(std::string_view name) {
   return std::find(kRuntime.begin(), kRuntime.end(), name) != kRuntime.end();
 }
 
+namespace {
+
+char upper_ascii(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
+
+/// `text` equals `upper_text` (upper case) ignoring the case of `text`.
+bool iequals(std::string_view text, std::string_view upper_text) {
+  if (text.size() != upper_text.size()) return false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (upper_ascii(text[i]) != upper_text[i]) return false;
+  }
+  return true;
+}
+
+bool iends_with(std::string_view text, std::string_view upper_suffix) {
+  return text.size() >= upper_suffix.size() &&
+         iequals(text.substr(text.size() - upper_suffix.size()), upper_suffix);
+}
+
+bool icontains(std::string_view text, std::string_view upper_part) {
+  for (size_t at = 0; at + upper_part.size() <= text.size(); ++at) {
+    if (iequals(text.substr(at, upper_part.size()), upper_part)) return true;
+  }
+  return false;
+}
+
+// Name endings that mark a credential; alone (without the '_') they name one
+// too when they are an option (`--token`, `--api-key`).
+constexpr std::string_view kSecretSuffixes[] = {"_TOKEN",       "_API_KEY",    "_APIKEY",
+                                                "_SECRET",      "_SECRET_KEY", "_ACCESS_KEY",
+                                                "_PRIVATE_KEY", "_CREDENTIALS"};
+
+}  // namespace
+
+// Called for every assignment and option of a script: compares in place
+// rather than upper-casing a copy of the name.
 bool is_secret_name(std::string_view name) {
-  std::string upper(name);
-  std::transform(upper.begin(), upper.end(), upper.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  for (std::string_view suffix : {"_TOKEN", "_API_KEY", "_APIKEY", "_SECRET", "_SECRET_KEY",
-                                  "_ACCESS_KEY", "_PRIVATE_KEY", "_CREDENTIALS"}) {
-    if (ends_with(upper, suffix)) return true;
+  for (std::string_view suffix : kSecretSuffixes) {
+    if (iends_with(name, suffix)) return true;
   }
-  if (upper.find("PASSWORD") != std::string::npos || upper.find("PASSWD") != std::string::npos) {
-    return true;
+  if (icontains(name, "PASSWORD") || icontains(name, "PASSWD")) return true;
+  static constexpr std::string_view kSecretNames[] = {"HF_TOKEN",
+                                                      "TOKEN",
+                                                      "WANDB_API_KEY",
+                                                      "AWS_ACCESS_KEY_ID",
+                                                      "AWS_SECRET_ACCESS_KEY",
+                                                      "AWS_SESSION_TOKEN",
+                                                      "HUGGING_FACE_HUB_TOKEN",
+                                                      "GITHUB_TOKEN",
+                                                      "OPENAI_API_KEY"};
+  for (std::string_view known : kSecretNames) {
+    if (iequals(name, known)) return true;
   }
-  return upper == "HF_TOKEN" || upper == "TOKEN" || upper == "WANDB_API_KEY" ||
-         upper == "AWS_ACCESS_KEY_ID" || upper == "AWS_SECRET_ACCESS_KEY" ||
-         upper == "AWS_SESSION_TOKEN" || upper == "HUGGING_FACE_HUB_TOKEN" ||
-         upper == "GITHUB_TOKEN" || upper == "OPENAI_API_KEY";
+  return false;
+}
+
+bool is_secret_option_name(std::string_view name) {
+  if (is_secret_name(name)) return true;
+  for (std::string_view suffix : kSecretSuffixes) {
+    if (iequals(name, suffix.substr(1))) return true;
+  }
+  return false;
 }
 
 VariableRule rule_for(std::string_view name, const slurm::Job& job, const Compute& compute,

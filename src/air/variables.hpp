@@ -34,5 +34,8 @@ struct VariableRule {
 
 /// Names that hold credentials: *_TOKEN, *_API_KEY, *_SECRET, *PASSWORD*, AWS_*, ...
 [[nodiscard]] bool is_secret_name(std::string_view name);
+/// An option name (upper case, '_' for '-') that names a credential: a secret
+/// name, or a secret suffix alone (TOKEN, API_KEY, SECRET, ...).
+[[nodiscard]] bool is_secret_option_name(std::string_view name);
 
 }  // namespace s2a::air

@@ -111,6 +111,9 @@ std::optional<Code> find_code(std::string_view id_or_name) {
 
 Suppressions find_suppressions(const SourceFile& file) {
   Suppressions out;
+  // Few scripts have a suppression: one search of the text spares the rest a
+  // look at every line.
+  if (file.text().find(kMarker) == std::string_view::npos) return out;
   for (uint32_t line = 1; line <= file.line_count(); ++line) {
     const std::string_view text = file.line_text(line);
     if (text.find(kMarker) == std::string_view::npos) continue;  // fast path
@@ -137,19 +140,28 @@ Diagnostics apply_suppressions(const SourceFile& file, std::span<const Code> sit
   const auto suppressed = [&](const Diagnostic& d) {
     if (d.severity() == Severity::error) return false;
     if (named(site_wide, d.code) || named(found.file_wide, d.code)) return true;
-    if (is_whole_file(d.span)) return false;
+    if (is_whole_file(d.span) || found.lines.empty()) return false;
     const uint32_t line = file.line_col(d.span.begin).line;
     return std::any_of(found.lines.begin(), found.lines.end(), [&](const LineSuppression& s) {
       return s.line == line && s.code == d.code;
     });
   };
+  const auto by_position = [](const Diagnostic& a, const Diagnostic& b) {
+    return a.span.begin < b.span.begin;
+  };
+  if (site_wide.empty() && found.file_wide.empty() && found.lines.empty() &&
+      found.problems.empty()) {
+    // Nothing can be suppressed (the usual case): no copy of the list.
+    if (!std::is_sorted(diagnostics.begin(), diagnostics.end(), by_position)) {
+      std::stable_sort(diagnostics.begin(), diagnostics.end(), by_position);
+    }
+    return {};
+  }
   Diagnostics kept;
   Diagnostics removed;
   for (Diagnostic& d : diagnostics) (suppressed(d) ? removed : kept).push_back(std::move(d));
   for (Diagnostic& problem : found.problems) kept.push_back(std::move(problem));
-  std::stable_sort(kept.begin(), kept.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return a.span.begin < b.span.begin;
-  });
+  std::stable_sort(kept.begin(), kept.end(), by_position);
   diagnostics = std::move(kept);
   return removed;
 }

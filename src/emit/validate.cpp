@@ -4,6 +4,7 @@
 #include "emit/validate.hpp"
 
 #include "air/map_workload.hpp"
+#include "emit/text_scan.hpp"
 #include "emit/yaml.hpp"
 #include "emit/yaml_reader.hpp"
 
@@ -130,7 +131,7 @@ void check_command(const YamlDoc* node, const Workload& expected, Errors& errors
   const std::string_view command = text_of(node);
   if (command.find_first_not_of(" \t\n") == std::string_view::npos)
     errors.push_back("command is required");
-  if (std::count(command.begin(), command.end(), '\n') > 1000) {
+  if (count_newlines(command) > 1000) {
     errors.push_back("command is too long (more than 1000 lines)");
   }
   if (command != expected.command) errors.push_back("command does not read back as written");

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <span>
 
 namespace s2a::emit {
 
@@ -50,19 +51,29 @@ bool fits_literal_block(const std::string& text) {
   });
 }
 
+/// "line N: TEXT" with TEXT the span's first line(s), secrets masked, cut to
+/// 60 characters. Only the part shown is copied: a span can be a whole
+/// here-document.
 std::string where(const SourceFile& file, Span span, const std::vector<Span>* redactions) {
-  const LineCol at = file.line_col(span.begin);
-  std::string text(file.slice(span));
+  constexpr uint32_t kMaxShown = 60;
+  constexpr uint32_t kCut = 57;  // then "..."
+  const std::string_view whole = file.slice(span);
+  const bool cut = whole.size() > kMaxShown;
+  std::string text = "line " + std::to_string(file.line_col(span.begin).line) + ": ";
+  const size_t shown_at = text.size();
+  text += whole.substr(0, cut ? kCut : whole.size());
+  const std::span<char> shown(text.data() + shown_at, text.size() - shown_at);
   if (redactions != nullptr) {
+    const uint32_t shown_end = span.begin + static_cast<uint32_t>(shown.size());
     for (Span secret : *redactions) {
       const uint32_t begin = std::max(secret.begin, span.begin);
-      const uint32_t end = std::min(secret.end, span.end);
-      for (uint32_t i = begin; i < end; ++i) text[i - span.begin] = '*';
+      const uint32_t end = std::min(secret.end, shown_end);
+      for (uint32_t i = begin; i < end; ++i) shown[i - span.begin] = '*';
     }
   }
-  std::replace(text.begin(), text.end(), '\n', ' ');
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return "line " + std::to_string(at.line) + ": " + text;
+  std::replace(shown.begin(), shown.end(), '\n', ' ');
+  if (cut) text += "...";
+  return text;
 }
 
 // Out is YamlWriter (fast) or YAML::Emitter (everything else); see yaml_writer.hpp.

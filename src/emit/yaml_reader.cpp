@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "emit/text_scan.hpp"
 #include "emit/yaml_writer.hpp"
 
 namespace s2a::emit {
@@ -18,10 +19,6 @@ struct Line {
   std::string_view text;  // after the indentation
   std::string_view raw;   // the whole line
 };
-
-bool is_printable_ascii(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
-}
 
 bool is_simple_key(std::string_view key) {
   if (key.empty() || key.size() > 100) return false;
@@ -143,10 +140,8 @@ class Reader {
       if (line.indent < indent) break;
       if (first && line.indent != indent) return false;
       if (line.text.empty()) return false;  // whitespace-only line
-      if (!std::all_of(line.raw.begin(), line.raw.end(),
-                       [](char c) { return (c >= 0x20 && c <= 0x7E) || c == '\t'; })) {
-        return false;  // UTF-8 and control bytes: yaml-cpp decides
-      }
+      if (!is_printable_ascii_or(line.raw, '\t', '\t'))
+        return false;  // UTF-8, control bytes: yaml-cpp decides
       value.append(first ? 0 : trailing_empty + 1, '\n');
       trailing_empty = 0;
       value += line.raw.substr(indent);

@@ -11,15 +11,13 @@
 #include <algorithm>
 #include <charconv>
 
+#include "emit/text_scan.hpp"
+
 namespace s2a::emit {
 namespace {
 
 constexpr uint32_t kIndent = 2;        // yaml-cpp's default group indent
 constexpr size_t kMaxSimpleKey = 100;  // far below yaml-cpp's long-key switch (1024)
-
-bool is_printable_ascii(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
-}
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -219,10 +217,7 @@ void YamlWriter::write_scalar(std::string_view value, Format format) {
 }
 
 void YamlWriter::write_literal_at(std::string_view value, uint32_t indent) {
-  const bool printable = std::all_of(value.begin(), value.end(), [](char c) {
-    return (c >= 0x20 && c <= 0x7E) || c == '\n' || c == '\t';
-  });
-  if (!printable) {
+  if (!is_printable_ascii_or(value, '\n', '\t')) {
     unsupported();
     return;
   }
