@@ -6,6 +6,7 @@
 #include <set>
 
 #include "air/launch.hpp"
+#include "air/process_counts.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
 
@@ -123,6 +124,7 @@ class CommandMapper final : public CommandEditor {
 
   CommandMapping run() {
     track_variables();
+    make_process_counts_portable();
     for (const Site& site : body_.sites) {
       remove_statement_if_replaced_by_runtime(site);
       if (site.launcher.kind != Launcher::none || site.program == "srun") first_launch_seen_ = true;
@@ -259,8 +261,15 @@ class CommandMapper final : public CommandEditor {
     if (site.context.in_substitution || is_replaced(site.view, site.command->span)) return;
     const ast::Command& command = *site.command;
     if (setup_.map_setup_command(site)) return;
-    const auto assignments = assignments_of(command, site, body_.views[site.view].text);
+    auto assignments = assignments_of(command, site, body_.views[site.view].text);
     if (assignments.empty()) return;
+    for (Assignment& a : assignments) {
+      // `GPUS_PER_NODE=$LOCAL_WORLD_SIZE` now: expanded on the node, so not an env_variables literal.
+      if (std::find(portable_counts_.begin(), portable_counts_.end(), a.value_span) !=
+          portable_counts_.end()) {
+        a.literal.reset();
+      }
+    }
     if (std::all_of(assignments.begin(), assignments.end(), [](const Assignment& a) {
           return is_runtime_variable(a.name);
         })) {
@@ -309,6 +318,86 @@ class CommandMapper final : public CommandEditor {
         }
       }
     }
+  }
+
+  // --- process counts written as script variables ------------------------------
+
+  /// `GPUS_PER_NODE=8` that feeds `--nproc_per_node` (or `$((NNODES *
+  /// GPUS_PER_NODE))` for `--num_processes`) becomes `$LOCAL_WORLD_SIZE`:
+  /// the same number on the target, and right on any other node shape (a
+  /// rehearsal on 2 processes, another accelerator type). A count that
+  /// disagrees with the request stays as written and is reported.
+  void make_process_counts_portable() {
+    const ValueReader reader(variables_, compute_);
+    const std::vector<LiteralCount> counts = find_literal_counts(body_);
+    const uint64_t gpus = compute_.gpus_per_node;
+    const uint64_t total = compute_.nodes * gpus;
+    if (gpus == 0) return;
+    std::set<const LiteralCount*> done;
+    for (const ProcessCountOption& option : find_process_count_options(body_, reader)) {
+      const uint32_t at = option.span.begin;
+      std::string fed_by;
+      for (const CountReference& ref : option.references) {
+        const LiteralCount* count = literal_count_at(counts, ref.name, at);
+        if (count == nullptr || variables_.lookup(ref.name, at).number != count->number) continue;
+        fed_by += (fed_by.empty() ? "" : ", ") + ref.name + "=" + std::to_string(*count->number);
+        if (is_runtime_variable(ref.name) || !done.insert(count).second) continue;
+        const std::string replacement = portable_count(option, ref, *count->number, at);
+        if (replacement.empty()) continue;
+        portable_counts_.push_back(count->value);
+        replace(0, count->value, replacement,
+                ref.name + " feeds " + option_name(option) + ": " + replacement.substr(1) +
+                    " is the same count on every AI Runtime node");
+        report(Code::launch_value_replaced, 0, count->value,
+               ref.name + "=" + std::to_string(*count->number) + " feeds " + option_name(option) +
+                   "; it becomes " + replacement + ", the same " +
+                   std::to_string(*count->number) + " on this workload, and right on any " +
+                   "other node shape",
+               "");
+      }
+      const uint64_t expected = option.total ? total : gpus;
+      if (option.in_launcher_site || !option.after_launcher_word || !option.number ||
+          *option.number == expected) {
+        continue;  // the launcher mapper checks the options of the lines it reads
+      }
+      const std::string value(source(0, option.value));
+      const std::string number = std::to_string(*option.number);
+      report(Code::launcher_count_mismatch, 0, option.span,
+             option.written + value + (value == number ? "" : " is " + number) +
+                 (fed_by.empty() ? "" : " (" + fed_by + ")") + " but the workload has " +
+                 std::to_string(expected) + " GPU(s)" + (option.total ? " in total" : " per node"),
+             "use " + option.written +
+                 (option.total ? "\"$WORLD_SIZE\"" : "\"$LOCAL_WORLD_SIZE\"") +
+                 " to start one process per GPU");
+    }
+  }
+
+  static std::string option_name(const ProcessCountOption& option) {
+    return option.written.substr(0, option.written.size() - 1);
+  }
+
+  /// What a literal count feeding `option` becomes, or "" to keep it.
+  std::string portable_count(const ProcessCountOption& option, const CountReference& ref,
+                             uint64_t number, uint32_t at) const {
+    const uint64_t gpus = compute_.gpus_per_node;
+    const uint64_t nodes = compute_.nodes;
+    if (!option.total) return number == gpus ? "$LOCAL_WORLD_SIZE" : "";
+    if (!ref.in_arithmetic) return number == nodes * gpus ? "$WORLD_SIZE" : "";
+    // In `$((NNODES * GPUS_PER_NODE))` the per-node factor is the one equal to
+    // the node's GPUs; when nodes == GPUs only a named node count tells them apart.
+    if (number != gpus) return "";
+    if (nodes != gpus) return "$LOCAL_WORLD_SIZE";
+    const bool other_is_node_count =
+        std::any_of(option.references.begin(), option.references.end(), [&](const auto& other) {
+          return other.name != ref.name && other.in_arithmetic && is_node_count(other.name, at);
+        });
+    return other_is_node_count ? "$LOCAL_WORLD_SIZE" : "";
+  }
+
+  bool is_node_count(const std::string& name, uint32_t at) const {
+    return name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES" ||
+           name == "SLURM_STEP_NUM_NODES" || name == "NUM_NODES" ||
+           variables_.lookup(name, at).meaning == Meaning::node_count;
   }
 
   /// `nodes=( $(scontrol show hostnames) )` and copies `("${nodes[@]}")`.
@@ -1172,6 +1261,7 @@ class CommandMapper final : public CommandEditor {
   ShellVariables variables_;                 // the batch script's simple assignments
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables
+  std::vector<Span> portable_counts_;        // literal counts now $LOCAL_WORLD_SIZE/$WORLD_SIZE
   CommandMapping result_;
   SetupResult setup_result_;
   SetupMapper setup_;  // environment rules (setup.cpp); edits through this mapper

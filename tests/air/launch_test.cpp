@@ -92,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(
              "head_node=${nodes[0]}\n"
              "srun torchrun --nnodes=$NNODES --nproc_per_node=$GPUS_PER_NODE "
              "--rdzv_backend=c10d --rdzv_endpoint=$head_node:29500 t.py\n",
-             "GPUS_PER_NODE=8\nNNODES=$NUM_NODES\nnodes=( $(printf '%s\\n' \"$MASTER_ADDR\" "
+             "GPUS_PER_NODE=$LOCAL_WORLD_SIZE\nNNODES=$NUM_NODES\nnodes=( $(printf '%s\\n' \"$MASTER_ADDR\" "
              "$(seq -f 'node-%g' 1 $((NUM_NODES - 1)))) )\nhead_node=${nodes[0]}\n"
              "torchrun --nnodes=\"$NUM_NODES\" --nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" "
              "--rdzv_backend=c10d --rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\" t.py\n"},
