@@ -1029,20 +1029,29 @@ class CommandMapper final : public CommandEditor {
       }
     }
     if (!multi_node) return;
+    // DeepSpeed's runner (deepspeed/launcher/runner.py, --no_ssh since v0.14.5)
+    // still reads the hostfile to count nodes and slots: without one it runs
+    // on localhost only, forces --master_addr to 127.0.0.1 and fails its
+    // `0 <= node_rank < len(hosts)` check on every node but node 0. With no
+    // --master_addr it would ssh to the first host to ask for its address.
+    const bool hostfile = has(options, {"hostfile", "H"});
     std::vector<std::string> missing;
     if (!has(options, {"no_ssh"})) missing.push_back("--no_ssh");
     if (!has(options, {"node_rank"})) missing.push_back("--node_rank=\"$NODE_RANK\"");
+    if (!hostfile) missing.push_back("--hostfile=" + deepspeed_hostfile_value());
     if (!has(options, {"master_addr"})) missing.push_back("--master_addr=\"$MASTER_ADDR\"");
     if (!has(options, {"master_port"})) missing.push_back("--master_port=\"$MASTER_PORT\"");
     insert_missing(site, missing);
     report(Code::deepspeed_per_node, site.view, site.command->span,
-           "deepspeed now runs once on every node with --no_ssh and this node's --node_rank; "
-           "it reads the world's shape from the hostfile",
-           has(options, {"hostfile"})
-               ? "the hostfile must list one line per node (`NAME slots=N`); with --no_ssh the "
-                 "names are not contacted. --no_ssh needs a DeepSpeed release that has it"
-               : "give --hostfile a file with one `NAME slots=N` line per node; without it "
-                 "deepspeed sees only the local GPUs");
+           hostfile ? "deepspeed now runs once on every node with --no_ssh and this node's "
+                      "--node_rank; it reads the number of nodes and GPUs from the hostfile"
+                    : "deepspeed now runs once on every node with --no_ssh and this node's "
+                      "--node_rank; a hostfile with one `node-K slots=$LOCAL_WORLD_SIZE` line "
+                      "per node is written to /tmp/slurm2air.hostfile for it",
+           hostfile ? "the hostfile must list one `NAME slots=N` line per node, N the node's "
+                      "GPUs; with --no_ssh the names are not contacted. --no_ssh needs "
+                      "DeepSpeed 0.14.5 or later"
+                    : "--no_ssh needs DeepSpeed 0.14.5 or later");
   }
 
   // --- Slurm variables --------------------------------------------------------

@@ -147,6 +147,21 @@ INSTANTIATE_TEST_SUITE_P(
              "sed 's/$/ slots=8/' > hosts\ndeepspeed --no_ssh --node_rank=\"$NODE_RANK\" "
              "--master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" --hostfile hosts "
              "--num_nodes \"$NUM_NODES\" --num_gpus \"${LOCAL_WORLD_SIZE:-8}\" t.py\n"},
+        // DeepSpeed's runner needs a hostfile even with --no_ssh: one is written per node.
+        Case{"deepspeed_without_hostfile", k2x8,
+             "srun deepspeed --num_gpus 8 --master_port 29500 train.py --deepspeed ds.json\n",
+             "deepspeed --no_ssh --node_rank=\"$NODE_RANK\" --hostfile=\"$(seq -f \"node-%g "
+             "slots=$LOCAL_WORLD_SIZE\" 0 $((NUM_NODES - 1)) > /tmp/slurm2air.hostfile && echo "
+             "/tmp/slurm2air.hostfile)\" --master_addr=\"$MASTER_ADDR\" --num_gpus "
+             "\"${LOCAL_WORLD_SIZE:-8}\" --master_port \"$MASTER_PORT\" train.py --deepspeed "
+             "ds.json\n"},
+        Case{"deepspeed_short_hostfile_flag_kept", k2x8,
+             "srun deepspeed -H hosts --no_ssh --node_rank $SLURM_NODEID t.py\n",
+             "deepspeed --master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" -H hosts "
+             "--no_ssh --node_rank \"$NODE_RANK\" t.py\n"},
+        Case{"deepspeed_single_node_unchanged", "#SBATCH --nodes=1 --gpus-per-node=h100:8\n",
+             "deepspeed --num_gpus 8 t.py\n",
+             "deepspeed --num_gpus \"${LOCAL_WORLD_SIZE:-8}\" t.py\n"},
         Case{"one_node_step_with_nodelist", k2x8,
              "h=$(scontrol show hostnames | head -n1)\nsrun -N1 -n1 -w \"$h\" python prep.py\n"
              "srun -r 1 -N1 python other.py\n",
