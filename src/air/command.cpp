@@ -520,6 +520,15 @@ class CommandMapper final : public CommandEditor {
       start_tasks_with_torchrun(site, step_tasks_per_node, prefix);
       return;
     }
+    if (starts_tasks_per_gpu(site) && compute_.nodes > 1 && site.nested_script < 0 &&
+        !site.context.in_substitution) {
+      start_tasks_on_one_node(site, step_tasks_per_node, prefix, *rank);
+      return;
+    }
+    if (starts_tasks_per_gpu(site) && compute_.nodes <= 1) {
+      start_tasks_with_torchrun(site, step_tasks_per_node, prefix);
+      return;
+    }
     if (step_tasks_per_node > 1) {
       report(Code::one_task_per_gpu, site.view, site.command->span,
              "srun starts " + std::to_string(step_tasks_per_node) + " `" +
@@ -572,6 +581,27 @@ class CommandMapper final : public CommandEditor {
     }
     edit(site.view, prefix, per_node_torchrun(procs) + slurm_task_shim(),
          "one process per GPU, started on every node by torchrun, with SLURM_* task variables");
+  }
+
+  /// `srun -N1 python t.py` with several tasks per node: the tasks of one
+  /// node, started by a one-node torchrun on that node only.
+  void start_tasks_on_one_node(const Site& site, uint64_t tasks, Span prefix,
+                               const std::string& rank) {
+    report(Code::tasks_started_by_torchrun, site.view, site.command->span,
+           "this srun step started " + std::to_string(tasks) + " tasks on one node; a one-node "
+               "torchrun now starts them on node " + rank + ", and each sets SLURM_PROCID, "
+               "SLURM_LOCALID, SLURM_NTASKS, SLURM_NTASKS_PER_NODE and SLURM_NODEID from "
+               "torchrun's RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE and GROUP_RANK",
+           "a program that reads RANK/LOCAL_RANK/WORLD_SIZE needs no shim");
+    const std::string procs = tasks == compute_.gpus_per_node ? std::string("\"$LOCAL_WORLD_SIZE\"")
+                                                               : std::to_string(tasks);
+    edit(site.view, prefix,
+         "if [ \"$NODE_RANK\" = " + rank + " ]; then " + one_node_torchrun(procs) +
+             slurm_task_shim(),
+         "the step's " + std::to_string(tasks) + " tasks, started on node " + rank +
+             " only by torchrun, with SLURM_* task variables");
+    edit(site.view, Span{site.command->span.end, site.command->span.end}, "; fi",
+         "end of the node guard");
   }
 
   uint64_t srun_tasks_per_node(const Site& site) const {
@@ -1149,6 +1179,7 @@ class CommandMapper final : public CommandEditor {
 
   void rewrite_variable(const Site& site, const ast::WordPart& part) {
     if (is_shim_provided(site, part.text)) return;  // set in each worker by the shim
+    report_batch_node_rank(site, part);
     const VariableRule rule = rule_for(part.text, job_, compute_, experiment_name_);
     switch (rule.action) {
       case VariableAction::keep:
@@ -1178,6 +1209,26 @@ class CommandMapper final : public CommandEditor {
     }
   }
 
+  /// `$SLURM_NODEID` expanded by the batch shell (`srun python t.py --node
+  /// $SLURM_NODEID`, `NODE=$SLURM_NODEID`) was 0 under Slurm, for every task:
+  /// only a script that srun runs (`srun bash -c '...$SLURM_NODEID...'`)
+  /// sees each node's id. Renamed to $NODE_RANK it now differs per node;
+  /// usually the fix the author meant, but a change to say.
+  void report_batch_node_rank(const Site& site, const ast::WordPart& part) {
+    if (part.text != "SLURM_NODEID" || compute_.nodes <= 1 || site.view != 0 ||
+        site.context.in_srun || site.nested_script >= 0) {
+      return;
+    }
+    report(Code::batch_rank_fixed, site.view, part.span,
+           "`" + std::string(source(site.view, part.span)) +
+               "` is expanded by the batch shell, which ran on the first node only, so under "
+               "Slurm it was 0 " +
+               (site.program == "srun" ? std::string("for every task of this step")
+                                       : std::string("here")) +
+               "; as $NODE_RANK it is each node's own rank",
+           "if the program must see 0 on every node, write 0");
+  }
+
   // --- what runs where ----------------------------------------------------------
 
   void check_runs_on_every_node(const Site& site) {
@@ -1193,6 +1244,7 @@ class CommandMapper final : public CommandEditor {
     }
     const slurm::Context& c = site.context;
     if (compute_.nodes <= 1 || c.in_srun || c.in_substitution || site.program == "srun") return;
+    if (is_script_function(site.program)) return;  // its commands are judged where written
     if (site.launcher.kind != Launcher::none && site.launcher.kind != Launcher::python) return;
     if (is_idempotent(site.program) || writes_node_local_path(site)) return;
     if (is_run_once_side_effect(site) && can_guard(site)) {
@@ -1213,6 +1265,15 @@ class CommandMapper final : public CommandEditor {
                "command on all " +
                std::to_string(compute_.nodes) + " nodes",
            "guard it with `if [ \"$NODE_RANK\" = 0 ]; then ...; fi` if it must run once");
+  }
+
+  /// A function the batch script defines at its top level: calling it runs
+  /// its commands, and each of those is a site checked on its own.
+  bool is_script_function(std::string_view name) const {
+    const auto& items = body_.parse.script.body.items;
+    return !name.empty() && std::any_of(items.begin(), items.end(), [&](const ast::ListItem& i) {
+             return i.command.kind == ast::CommandKind::function_def && i.command.name == name;
+           });
   }
 
   /// Downloads, copies and data preparation: their result lives on shared

@@ -300,6 +300,11 @@ std::string per_node_torchrun(std::string_view procs_per_node) {
          " --master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" --no_python ";
 }
 
+std::string one_node_torchrun(std::string_view procs) {
+  return "torchrun --standalone --nnodes=1 --nproc_per_node=" + std::string(procs) +
+         " --no_python ";
+}
+
 std::string slurm_task_exports() {
   return "export SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" SLURM_NTASKS=\"$WORLD_SIZE\" "
          "SLURM_NTASKS_PER_NODE=\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\";";

@@ -101,6 +101,10 @@ class ValueReader {
 /// (one per GPU), ending with `--no_python ` so a program follows.
 [[nodiscard]] std::string per_node_torchrun(std::string_view procs_per_node);
 
+/// A torchrun on one node alone (a rendezvous of its own, on a free port)
+/// that starts `procs` processes, ending with `--no_python `.
+[[nodiscard]] std::string one_node_torchrun(std::string_view procs);
+
 /// Shell text that sets the SLURM_* task variables from torchrun's per-worker
 /// variables; `bash -c '<shim> exec "$@"' slurm-task PROGRAM...`.
 [[nodiscard]] std::string slurm_task_exports();
