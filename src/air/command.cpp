@@ -149,8 +149,9 @@ class CommandMapper final : public CommandEditor {
     for (auto& log : logs_) {
       result_.edits.insert(result_.edits.end(), log.begin(), log.end());
     }
-    std::stable_sort(result_.edits.begin(), result_.edits.end(),
-                     [](const LoggedEdit& a, const LoggedEdit& b) { return a.span.begin < b.span.begin; });
+    std::stable_sort(
+        result_.edits.begin(), result_.edits.end(),
+        [](const LoggedEdit& a, const LoggedEdit& b) { return a.span.begin < b.span.begin; });
     return std::move(result_);
   }
 
@@ -215,9 +216,7 @@ class CommandMapper final : public CommandEditor {
     return it->first <= span.begin && span.end <= it->second;
   }
 
-
-  void report(Code code, uint32_t view, Span span, std::string message,
-              std::string hint) override {
+  void report(Code code, uint32_t view, Span span, std::string message, std::string hint) override {
     diagnostics_.push_back({code, file_span(view, span), std::move(message), std::move(hint)});
   }
 
@@ -264,15 +263,14 @@ class CommandMapper final : public CommandEditor {
     auto assignments = assignments_of(command, site, body_.views[site.view].text);
     if (assignments.empty()) return;
     for (Assignment& a : assignments) {
-      // `GPUS_PER_NODE=$LOCAL_WORLD_SIZE` now: expanded on the node, so not an env_variables literal.
+      // `GPUS_PER_NODE=$LOCAL_WORLD_SIZE` now: expanded on each node, not a literal.
       if (std::find(portable_counts_.begin(), portable_counts_.end(), a.value_span) !=
           portable_counts_.end()) {
         a.literal.reset();
       }
     }
-    if (std::all_of(assignments.begin(), assignments.end(), [](const Assignment& a) {
-          return is_runtime_variable(a.name);
-        })) {
+    if (std::all_of(assignments.begin(), assignments.end(),
+                    [](const Assignment& a) { return is_runtime_variable(a.name); })) {
       remove_statement(site, "AI Runtime sets this variable on every node", {});
       report(Code::provided_variable_removed, site.view, command.span,
              "AI Runtime sets " + assignments.front().name +
@@ -350,9 +348,8 @@ class CommandMapper final : public CommandEditor {
                     " is the same count on every AI Runtime node");
         report(Code::launch_value_replaced, 0, count->value,
                ref.name + "=" + std::to_string(*count->number) + " feeds " + option_name(option) +
-                   "; it becomes " + replacement + ", the same " +
-                   std::to_string(*count->number) + " on this workload, and right on any " +
-                   "other node shape",
+                   "; it becomes " + replacement + ", the same " + std::to_string(*count->number) +
+                   " on this workload, and right on any other node shape",
                "");
       }
       const uint64_t expected = option.total ? total : gpus;
@@ -588,13 +585,14 @@ class CommandMapper final : public CommandEditor {
   void start_tasks_on_one_node(const Site& site, uint64_t tasks, Span prefix,
                                const std::string& rank) {
     report(Code::tasks_started_by_torchrun, site.view, site.command->span,
-           "this srun step started " + std::to_string(tasks) + " tasks on one node; a one-node "
-               "torchrun now starts them on node " + rank + ", and each sets SLURM_PROCID, "
+           "this srun step started " + std::to_string(tasks) +
+               " tasks on one node; a one-node torchrun now starts them on node " + rank +
+               ", and each sets SLURM_PROCID, "
                "SLURM_LOCALID, SLURM_NTASKS, SLURM_NTASKS_PER_NODE and SLURM_NODEID from "
                "torchrun's RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE and GROUP_RANK",
            "a program that reads RANK/LOCAL_RANK/WORLD_SIZE needs no shim");
     const std::string procs = tasks == compute_.gpus_per_node ? std::string("\"$LOCAL_WORLD_SIZE\"")
-                                                               : std::to_string(tasks);
+                                                              : std::to_string(tasks);
     edit(site.view, prefix,
          "if [ \"$NODE_RANK\" = " + rank + " ]; then " + one_node_torchrun(procs) +
              slurm_task_shim(),
@@ -1272,8 +1270,8 @@ class CommandMapper final : public CommandEditor {
   bool is_script_function(std::string_view name) const {
     const auto& items = body_.parse.script.body.items;
     return !name.empty() && std::any_of(items.begin(), items.end(), [&](const ast::ListItem& i) {
-             return i.command.kind == ast::CommandKind::function_def && i.command.name == name;
-           });
+      return i.command.kind == ast::CommandKind::function_def && i.command.name == name;
+    });
   }
 
   /// Downloads, copies and data preparation: their result lives on shared
@@ -1324,8 +1322,8 @@ class CommandMapper final : public CommandEditor {
   const Compute& compute_;
   const std::string& experiment_name_;
   Diagnostics& diagnostics_;
-  std::vector<std::vector<Edit>> edits_;     // per text view
-  std::vector<std::vector<LoggedEdit>> logs_;  // per text view, parallel to edits_
+  std::vector<std::vector<Edit>> edits_;                // per text view
+  std::vector<std::vector<LoggedEdit>> logs_;           // per text view, parallel to edits_
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   bool first_launch_seen_ = false;
   ShellVariables variables_;                 // the batch script's simple assignments
