@@ -34,8 +34,8 @@ struct E2eCase {
   const char* name;
   const char* script;  // under tests/e2e/scripts/
   bool static_ranks;   // node K holds ranks 2K, 2K+1 (not so for a c10d rendezvous)
-  // Set while the translation of this launch style is implemented on another
-  // branch (`launch`): the case is skipped unless S2A_E2E_RUN_PENDING=1.
+  // Set while the translation of a launch style is not done yet: the case is
+  // skipped unless S2A_E2E_RUN_PENDING=1. No case is pending today.
   const char* pending_reason;
 };
 
