@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "air/launch.hpp"
+#include "air/process_counts.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
 #include "air/words.hpp"
@@ -147,6 +148,7 @@ class CommandMapper final : public CommandEditor {
 
   CommandMapping run() {
     track_variables();
+    make_process_counts_portable();
     for (const Site& site : body_.sites) {
       remove_statement_if_replaced_by_runtime(site);
       if (site.launcher.kind != Launcher::none || site.program == "srun"sv)
@@ -172,8 +174,9 @@ class CommandMapper final : public CommandEditor {
       result_.edits.insert(result_.edits.end(), std::make_move_iterator(notes.begin()),
                            std::make_move_iterator(notes.end()));
     }
-    std::stable_sort(result_.edits.begin(), result_.edits.end(),
-                     [](const LoggedEdit& a, const LoggedEdit& b) { return a.span.begin < b.span.begin; });
+    std::stable_sort(
+        result_.edits.begin(), result_.edits.end(),
+        [](const LoggedEdit& a, const LoggedEdit& b) { return a.span.begin < b.span.begin; });
     return std::move(result_);
   }
 
@@ -225,9 +228,7 @@ class CommandMapper final : public CommandEditor {
     return it->first <= span.begin && span.end <= it->second;
   }
 
-
-  void report(Code code, uint32_t view, Span span, std::string message,
-              std::string hint) override {
+  void report(Code code, uint32_t view, Span span, std::string message, std::string hint) override {
     diagnostics_.push_back({code, file_span(view, span), std::move(message), std::move(hint)});
   }
 
@@ -271,11 +272,17 @@ class CommandMapper final : public CommandEditor {
     if (site.context.in_substitution || is_replaced(site.view, site.command->span)) return;
     const ast::Command& command = *site.command;
     if (setup_.map_setup_command(site)) return;
-    const auto assignments = assignments_of(command, site, body_.views[site.view].text);
+    auto assignments = assignments_of(command, site, body_.views[site.view].text);
     if (assignments.empty()) return;
-    if (std::all_of(assignments.begin(), assignments.end(), [](const Assignment& a) {
-          return is_runtime_variable(a.name);
-        })) {
+    for (Assignment& a : assignments) {
+      // `GPUS_PER_NODE=$LOCAL_WORLD_SIZE` now: expanded on each node, not a literal.
+      if (std::find(portable_counts_.begin(), portable_counts_.end(), a.value_span) !=
+          portable_counts_.end()) {
+        a.literal.reset();
+      }
+    }
+    if (std::all_of(assignments.begin(), assignments.end(),
+                    [](const Assignment& a) { return is_runtime_variable(a.name); })) {
       remove_statement(site, "AI Runtime sets this variable on every node", {});
       report(Code::provided_variable_removed, site.view, command.span,
              "AI Runtime sets " + assignments.front().name +
@@ -321,6 +328,85 @@ class CommandMapper final : public CommandEditor {
         }
       }
     }
+  }
+
+  // --- process counts written as script variables ------------------------------
+
+  /// `GPUS_PER_NODE=8` that feeds `--nproc_per_node` (or `$((NNODES *
+  /// GPUS_PER_NODE))` for `--num_processes`) becomes `$LOCAL_WORLD_SIZE`:
+  /// the same number on the target, and right on any other node shape (a
+  /// rehearsal on 2 processes, another accelerator type). A count that
+  /// disagrees with the request stays as written and is reported.
+  void make_process_counts_portable() {
+    const ValueReader reader(variables_, compute_);
+    const std::vector<LiteralCount> counts = find_literal_counts(body_);
+    const uint64_t gpus = compute_.gpus_per_node;
+    const uint64_t total = compute_.nodes * gpus;
+    if (gpus == 0) return;
+    std::set<const LiteralCount*> done;
+    for (const ProcessCountOption& option : find_process_count_options(body_, reader)) {
+      const uint32_t at = option.span.begin;
+      std::string fed_by;
+      for (const CountReference& ref : option.references) {
+        const LiteralCount* count = literal_count_at(counts, ref.name, at);
+        if (count == nullptr || variables_.lookup(ref.name, at).number != count->number) continue;
+        fed_by += (fed_by.empty() ? "" : ", ") + ref.name + "=" + std::to_string(*count->number);
+        if (is_runtime_variable(ref.name) || !done.insert(count).second) continue;
+        const std::string replacement = portable_count(option, ref, *count->number, at);
+        if (replacement.empty()) continue;
+        portable_counts_.push_back(count->value);
+        replace(0, count->value, replacement,
+                ref.name + " feeds " + option_name(option) + ": " + replacement.substr(1) +
+                    " is the same count on every AI Runtime node");
+        report(Code::launch_value_replaced, 0, count->value,
+               ref.name + "=" + std::to_string(*count->number) + " feeds " + option_name(option) +
+                   "; it becomes " + replacement + ", the same " + std::to_string(*count->number) +
+                   " on this workload, and right on any other node shape",
+               "");
+      }
+      const uint64_t expected = option.total ? total : gpus;
+      if (option.in_launcher_site || !option.after_launcher_word || !option.number ||
+          *option.number == expected) {
+        continue;  // the launcher mapper checks the options of the lines it reads
+      }
+      const std::string value(source(0, option.value));
+      const std::string number = std::to_string(*option.number);
+      report(Code::launcher_count_mismatch, 0, option.span,
+             option.written + value + (value == number ? "" : " is " + number) +
+                 (fed_by.empty() ? "" : " (" + fed_by + ")") + " but the workload has " +
+                 std::to_string(expected) + " GPU(s)" + (option.total ? " in total" : " per node"),
+             "use " + option.written +
+                 (option.total ? "\"$WORLD_SIZE\"" : "\"$LOCAL_WORLD_SIZE\"") +
+                 " to start one process per GPU");
+    }
+  }
+
+  static std::string option_name(const ProcessCountOption& option) {
+    return option.written.substr(0, option.written.size() - 1);
+  }
+
+  /// What a literal count feeding `option` becomes, or "" to keep it.
+  std::string portable_count(const ProcessCountOption& option, const CountReference& ref,
+                             uint64_t number, uint32_t at) const {
+    const uint64_t gpus = compute_.gpus_per_node;
+    const uint64_t nodes = compute_.nodes;
+    if (!option.total) return number == gpus ? "$LOCAL_WORLD_SIZE" : "";
+    if (!ref.in_arithmetic) return number == nodes * gpus ? "$WORLD_SIZE" : "";
+    // In `$((NNODES * GPUS_PER_NODE))` the per-node factor is the one equal to
+    // the node's GPUs; when nodes == GPUs only a named node count tells them apart.
+    if (number != gpus) return "";
+    if (nodes != gpus) return "$LOCAL_WORLD_SIZE";
+    const bool other_is_node_count =
+        std::any_of(option.references.begin(), option.references.end(), [&](const auto& other) {
+          return other.name != ref.name && other.in_arithmetic && is_node_count(other.name, at);
+        });
+    return other_is_node_count ? "$LOCAL_WORLD_SIZE" : "";
+  }
+
+  bool is_node_count(const std::string& name, uint32_t at) const {
+    return name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES" ||
+           name == "SLURM_STEP_NUM_NODES" || name == "NUM_NODES" ||
+           variables_.lookup(name, at).meaning == Meaning::node_count;
   }
 
   /// `nodes=( $(scontrol show hostnames) )` and copies `("${nodes[@]}")`.
@@ -443,6 +529,15 @@ class CommandMapper final : public CommandEditor {
       start_tasks_with_torchrun(site, step_tasks_per_node, prefix);
       return;
     }
+    if (starts_tasks_per_gpu(site) && compute_.nodes > 1 && site.nested_script < 0 &&
+        !site.context.in_substitution) {
+      start_tasks_on_one_node(site, step_tasks_per_node, prefix, *rank);
+      return;
+    }
+    if (starts_tasks_per_gpu(site) && compute_.nodes <= 1) {
+      start_tasks_with_torchrun(site, step_tasks_per_node, prefix);
+      return;
+    }
     if (step_tasks_per_node > 1) {
       report(Code::one_task_per_gpu, site.view, site.command->span,
              "srun starts " + std::to_string(step_tasks_per_node) + " `" +
@@ -495,6 +590,28 @@ class CommandMapper final : public CommandEditor {
     }
     edit(site.view, prefix, per_node_torchrun(procs) + slurm_task_shim(),
          "one process per GPU, started on every node by torchrun, with SLURM_* task variables");
+  }
+
+  /// `srun -N1 python t.py` with several tasks per node: the tasks of one
+  /// node, started by a one-node torchrun on that node only.
+  void start_tasks_on_one_node(const Site& site, uint64_t tasks, Span prefix,
+                               const std::string& rank) {
+    report(Code::tasks_started_by_torchrun, site.view, site.command->span,
+           "this srun step started " + std::to_string(tasks) +
+               " tasks on one node; a one-node torchrun now starts them on node " + rank +
+               ", and each sets SLURM_PROCID, "
+               "SLURM_LOCALID, SLURM_NTASKS, SLURM_NTASKS_PER_NODE and SLURM_NODEID from "
+               "torchrun's RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE and GROUP_RANK",
+           "a program that reads RANK/LOCAL_RANK/WORLD_SIZE needs no shim");
+    const std::string procs = tasks == compute_.gpus_per_node ? std::string("\"$LOCAL_WORLD_SIZE\"")
+                                                              : std::to_string(tasks);
+    edit(site.view, prefix,
+         "if [ \"$NODE_RANK\" = " + rank + " ]; then " + one_node_torchrun(procs) +
+             slurm_task_shim(),
+         "the step's " + std::to_string(tasks) + " tasks, started on node " + rank +
+             " only by torchrun, with SLURM_* task variables");
+    edit(site.view, Span{site.command->span.end, site.command->span.end}, "; fi",
+         "end of the node guard");
   }
 
   uint64_t srun_tasks_per_node(const Site& site) const {
@@ -952,20 +1069,29 @@ class CommandMapper final : public CommandEditor {
       }
     }
     if (!multi_node) return;
+    // DeepSpeed's runner (deepspeed/launcher/runner.py, --no_ssh since v0.14.5)
+    // still reads the hostfile to count nodes and slots: without one it runs
+    // on localhost only, forces --master_addr to 127.0.0.1 and fails its
+    // `0 <= node_rank < len(hosts)` check on every node but node 0. With no
+    // --master_addr it would ssh to the first host to ask for its address.
+    const bool hostfile = has(options, {"hostfile", "H"});
     std::vector<std::string> missing;
     if (!has(options, {"no_ssh"})) missing.push_back("--no_ssh");
     if (!has(options, {"node_rank"})) missing.push_back("--node_rank=\"$NODE_RANK\"");
+    if (!hostfile) missing.push_back("--hostfile=" + deepspeed_hostfile_value());
     if (!has(options, {"master_addr"})) missing.push_back("--master_addr=\"$MASTER_ADDR\"");
     if (!has(options, {"master_port"})) missing.push_back("--master_port=\"$MASTER_PORT\"");
     insert_missing(site, missing);
     report(Code::deepspeed_per_node, site.view, site.command->span,
-           "deepspeed now runs once on every node with --no_ssh and this node's --node_rank; "
-           "it reads the world's shape from the hostfile",
-           has(options, {"hostfile"})
-               ? "the hostfile must list one line per node (`NAME slots=N`); with --no_ssh the "
-                 "names are not contacted. --no_ssh needs a DeepSpeed release that has it"
-               : "give --hostfile a file with one `NAME slots=N` line per node; without it "
-                 "deepspeed sees only the local GPUs");
+           hostfile ? "deepspeed now runs once on every node with --no_ssh and this node's "
+                      "--node_rank; it reads the number of nodes and GPUs from the hostfile"
+                    : "deepspeed now runs once on every node with --no_ssh and this node's "
+                      "--node_rank; a hostfile with one `node-K slots=$LOCAL_WORLD_SIZE` line "
+                      "per node is written to /tmp/slurm2air.hostfile for it",
+           hostfile ? "the hostfile must list one `NAME slots=N` line per node, N the node's "
+                      "GPUs; with --no_ssh the names are not contacted. --no_ssh needs "
+                      "DeepSpeed 0.14.5 or later"
+                    : "--no_ssh needs DeepSpeed 0.14.5 or later");
   }
 
   // --- Slurm variables --------------------------------------------------------
@@ -1066,6 +1192,7 @@ class CommandMapper final : public CommandEditor {
     // rule_for() keeps every name that is not SLURM*: most parameters.
     if (part.text.rfind("SLURM", 0) != 0) return;
     if (is_shim_provided(site, part.text)) return;  // set in each worker by the shim
+    report_batch_node_rank(site, part);
     const VariableRule rule = rule_for(part.text, job_, compute_, experiment_name_);
     switch (rule.action) {
       case VariableAction::keep:
@@ -1095,6 +1222,26 @@ class CommandMapper final : public CommandEditor {
     }
   }
 
+  /// `$SLURM_NODEID` expanded by the batch shell (`srun python t.py --node
+  /// $SLURM_NODEID`, `NODE=$SLURM_NODEID`) was 0 under Slurm, for every task:
+  /// only a script that srun runs (`srun bash -c '...$SLURM_NODEID...'`)
+  /// sees each node's id. Renamed to $NODE_RANK it now differs per node;
+  /// usually the fix the author meant, but a change to say.
+  void report_batch_node_rank(const Site& site, const ast::WordPart& part) {
+    if (part.text != "SLURM_NODEID" || compute_.nodes <= 1 || site.view != 0 ||
+        site.context.in_srun || site.nested_script >= 0) {
+      return;
+    }
+    report(Code::batch_rank_fixed, site.view, part.span,
+           "`" + std::string(source(site.view, part.span)) +
+               "` is expanded by the batch shell, which ran on the first node only, so under "
+               "Slurm it was 0 " +
+               (site.program == "srun" ? std::string("for every task of this step")
+                                       : std::string("here")) +
+               "; as $NODE_RANK it is each node's own rank",
+           "if the program must see 0 on every node, write 0");
+  }
+
   // --- what runs where ----------------------------------------------------------
 
   void check_runs_on_every_node(const Site& site) {
@@ -1110,6 +1257,7 @@ class CommandMapper final : public CommandEditor {
     }
     const slurm::Context& c = site.context;
     if (compute_.nodes <= 1 || c.in_srun || c.in_substitution || site.program == "srun"sv) return;
+    if (is_script_function(site.program)) return;  // its commands are judged where written
     if (site.launcher.kind != Launcher::none && site.launcher.kind != Launcher::python) return;
     if (is_idempotent(site.program) || writes_node_local_path(site)) return;
     if (is_run_once_side_effect(site) && can_guard(site)) {
@@ -1130,6 +1278,15 @@ class CommandMapper final : public CommandEditor {
                "command on all " +
                std::to_string(compute_.nodes) + " nodes",
            "guard it with `if [ \"$NODE_RANK\" = 0 ]; then ...; fi` if it must run once");
+  }
+
+  /// A function the batch script defines at its top level: calling it runs
+  /// its commands, and each of those is a site checked on its own.
+  bool is_script_function(std::string_view name) const {
+    const auto& items = body_.parse.script.body.items;
+    return !name.empty() && std::any_of(items.begin(), items.end(), [&](const ast::ListItem& i) {
+      return i.command.kind == ast::CommandKind::function_def && i.command.name == name;
+    });
   }
 
   /// Downloads, copies and data preparation: their result lives on shared
@@ -1179,12 +1336,13 @@ class CommandMapper final : public CommandEditor {
   const Compute& compute_;
   const std::string& experiment_name_;
   Diagnostics& diagnostics_;
-  std::vector<EditSet<LoggedEdit>> edits_;  // per text view
+  std::vector<EditSet<LoggedEdit>> edits_;              // per text view
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   bool first_launch_seen_ = false;
   ShellVariables variables_;                 // the batch script's simple assignments
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables
+  std::vector<Span> portable_counts_;        // literal counts now $LOCAL_WORLD_SIZE/$WORLD_SIZE
   CommandMapping result_;
   SetupResult setup_result_;
   SetupMapper setup_;  // environment rules (setup.cpp); edits through this mapper

@@ -301,10 +301,20 @@ std::string node_list_stand_in() {
   return "printf '%s\\n' \"$MASTER_ADDR\" $(seq -f 'node-%g' 1 $((NUM_NODES - 1)))";
 }
 
+std::string deepspeed_hostfile_value() {
+  return "\"$(seq -f \"node-%g slots=$LOCAL_WORLD_SIZE\" 0 $((NUM_NODES - 1)) "
+         "> /tmp/slurm2air.hostfile && echo /tmp/slurm2air.hostfile)\"";
+}
+
 std::string per_node_torchrun(std::string_view procs_per_node) {
   return "torchrun --nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" --nproc_per_node=" +
          std::string(procs_per_node) +
          " --master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" --no_python ";
+}
+
+std::string one_node_torchrun(std::string_view procs) {
+  return "torchrun --standalone --nnodes=1 --nproc_per_node=" + std::string(procs) +
+         " --no_python ";
 }
 
 std::string slurm_task_exports() {

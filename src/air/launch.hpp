@@ -98,9 +98,19 @@ class ValueReader {
 /// placeholder name per other node (AI Runtime does not list its nodes).
 [[nodiscard]] std::string node_list_stand_in();
 
+/// A `--hostfile` value for `deepspeed --no_ssh` when the script gives none:
+/// writes one `node-K slots=$LOCAL_WORLD_SIZE` line per node to a node-local
+/// file and expands to its path. DeepSpeed's runner needs the file even with
+/// --no_ssh (it counts nodes and slots from it; the names are not contacted).
+[[nodiscard]] std::string deepspeed_hostfile_value();
+
 /// The per-node launcher that starts `procs_per_node` processes on each node
 /// (one per GPU), ending with `--no_python ` so a program follows.
 [[nodiscard]] std::string per_node_torchrun(std::string_view procs_per_node);
+
+/// A torchrun on one node alone (a rendezvous of its own, on a free port)
+/// that starts `procs` processes, ending with `--no_python `.
+[[nodiscard]] std::string one_node_torchrun(std::string_view procs);
 
 /// Shell text that sets the SLURM_* task variables from torchrun's per-worker
 /// variables; `bash -c '<shim> exec "$@"' slurm-task PROGRAM...`.

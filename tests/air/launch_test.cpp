@@ -92,7 +92,8 @@ INSTANTIATE_TEST_SUITE_P(
              "head_node=${nodes[0]}\n"
              "srun torchrun --nnodes=$NNODES --nproc_per_node=$GPUS_PER_NODE "
              "--rdzv_backend=c10d --rdzv_endpoint=$head_node:29500 t.py\n",
-             "GPUS_PER_NODE=8\nNNODES=$NUM_NODES\nnodes=( $(printf '%s\\n' \"$MASTER_ADDR\" "
+             "GPUS_PER_NODE=$LOCAL_WORLD_SIZE\nNNODES=$NUM_NODES\nnodes=( $(printf '%s\\n' "
+             "\"$MASTER_ADDR\" "
              "$(seq -f 'node-%g' 1 $((NUM_NODES - 1)))) )\nhead_node=${nodes[0]}\n"
              "torchrun --nnodes=\"$NUM_NODES\" --nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" "
              "--rdzv_backend=c10d --rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\" t.py\n"},
@@ -147,6 +148,21 @@ INSTANTIATE_TEST_SUITE_P(
              "sed 's/$/ slots=8/' > hosts\ndeepspeed --no_ssh --node_rank=\"$NODE_RANK\" "
              "--master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" --hostfile hosts "
              "--num_nodes \"$NUM_NODES\" --num_gpus \"${LOCAL_WORLD_SIZE:-8}\" t.py\n"},
+        // DeepSpeed's runner needs a hostfile even with --no_ssh: one is written per node.
+        Case{"deepspeed_without_hostfile", k2x8,
+             "srun deepspeed --num_gpus 8 --master_port 29500 train.py --deepspeed ds.json\n",
+             "deepspeed --no_ssh --node_rank=\"$NODE_RANK\" --hostfile=\"$(seq -f \"node-%g "
+             "slots=$LOCAL_WORLD_SIZE\" 0 $((NUM_NODES - 1)) > /tmp/slurm2air.hostfile && echo "
+             "/tmp/slurm2air.hostfile)\" --master_addr=\"$MASTER_ADDR\" --num_gpus "
+             "\"${LOCAL_WORLD_SIZE:-8}\" --master_port \"$MASTER_PORT\" train.py --deepspeed "
+             "ds.json\n"},
+        Case{"deepspeed_short_hostfile_flag_kept", k2x8,
+             "srun deepspeed -H hosts --no_ssh --node_rank $SLURM_NODEID t.py\n",
+             "deepspeed --master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" -H hosts "
+             "--no_ssh --node_rank \"$NODE_RANK\" t.py\n"},
+        Case{"deepspeed_single_node_unchanged", "#SBATCH --nodes=1 --gpus-per-node=h100:8\n",
+             "deepspeed --num_gpus 8 t.py\n",
+             "deepspeed --num_gpus \"${LOCAL_WORLD_SIZE:-8}\" t.py\n"},
         Case{"one_node_step_with_nodelist", k2x8,
              "h=$(scontrol show hostnames | head -n1)\nsrun -N1 -n1 -w \"$h\" python prep.py\n"
              "srun -r 1 -N1 python other.py\n",
@@ -172,6 +188,50 @@ TEST(LaunchDiagnostics, BatchExpandedNodeRankIsReportedAsFixed) {
   EXPECT_EQ(message_of(t, Code::batch_rank_fixed),
             "under Slurm `$SLURM_NODEID` was expanded once in the batch shell, so every node got "
             "rank 0; the translation uses each node's $NODE_RANK");
+}
+
+TEST(LaunchDiagnostics, NodeIdExpandedByTheBatchShellOnAProgramLineIsReported) {
+  const Translation t = run(script(k2x8,
+                                   "srun python spawn.py --nr $SLURM_NODEID\n"
+                                   "srun bash -c 'python spawn.py --nr $SLURM_NODEID'\n"));
+  EXPECT_EQ(body_of(t), "python spawn.py --nr $NODE_RANK\npython spawn.py --nr $NODE_RANK\n");
+  std::vector<std::string> notes;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::batch_rank_fixed) notes.push_back(d.message);
+  }
+  // Only the first: the single-quoted script was expanded by srun's shell, on each node.
+  EXPECT_EQ(notes, std::vector<std::string>{
+                       "`$SLURM_NODEID` is expanded by the batch shell, which ran on the first "
+                       "node only, so under Slurm it was 0 for every task of this step; as "
+                       "$NODE_RANK it is each node's own rank"});
+}
+
+TEST(LaunchDiagnostics, NodeIdOnOneNodeIsNotReported) {
+  const Translation t = run(script("#SBATCH --nodes=1 --gpus-per-node=h100:8\n",
+                                   "srun python t.py --nr $SLURM_NODEID\n"));
+  EXPECT_FALSE(has_code(t, Code::batch_rank_fixed));
+}
+
+TEST(LaunchCommand, OneNodeStepOfSeveralTasksIsStartedByAOneNodeTorchrun) {
+  const Translation t = run(script(k2x8Tasks, "srun -N1 python decode.py\n"));
+  EXPECT_EQ(body_of(t),
+            "if [ \"$NODE_RANK\" = 0 ]; then torchrun --standalone --nnodes=1 "
+            "--nproc_per_node=\"$LOCAL_WORLD_SIZE\" --no_python " +
+                kShim + "python decode.py; fi\n");
+  EXPECT_TRUE(has_code(t, Code::tasks_started_by_torchrun));
+  EXPECT_FALSE(has_code(t, Code::one_task_per_gpu));
+}
+
+TEST(LaunchCommand, CallOfAScriptFunctionIsNotReportedButItsCommandsAre) {
+  const Translation t =
+      run(script(k2x8, "prep() {\n  python prep.py\n  srun python t.py\n}\nprep\n"));
+  std::vector<uint32_t> lines;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::runs_on_every_node) lines.push_back(d.span.begin);
+  }
+  ASSERT_EQ(lines.size(), 1u);  // `python prep.py` inside the function, not the call `prep`
+  const std::string text = script(k2x8, "prep() {\n  python prep.py\n");
+  EXPECT_EQ(lines[0], text.find("python prep.py"));
 }
 
 TEST(LaunchDiagnostics, ProcessesPerNodeDisagreeingWithTheGpusIsReported) {
