@@ -171,6 +171,10 @@ class Reader {
     while (i_ < lines_.size()) {
       const Line& line = lines_[i_];
       if (line.raw.empty() || !is_printable_ascii(line.raw)) return false;
+      if (line.text.starts_with('#')) {  // a comment line (the array submission block)
+        ++i_;
+        continue;
+      }
       if (line.indent < indent) break;
       if (line.indent > indent) return false;
       const size_t colon = line.text.find(':');

@@ -89,6 +89,21 @@ TEST(YamlReader, ReadsTrainYaml) {
   expect_same_or_declined(text);
 }
 
+// Job arrays put a block of submission commands at the top of train.yaml.
+TEST(YamlReader, ReadsCommentLinesLikeYamlCpp) {
+  const std::string text =
+      "# Slurm job array --array=1-3: one run per index. Submit them with:\n"
+      "#   databricks air run --file train.yaml --override parameters.array_task_id=1\n"
+      "experiment_name: sweep  # line 2\n"
+      "compute:\n  num_accelerators: 8\n# between keys\n  accelerator_type: GPU_8xH100\n"
+      "command: |\n  cd \"$CODE_SOURCE_PATH\"\n  # a comment of the script itself\n  python t.py\n"
+      "# trailing\n";
+  ASSERT_TRUE(expect_same_or_declined(text));
+  const std::optional<YamlDoc> doc = read_simple_yaml(text);
+  EXPECT_EQ(YamlDoc::text_or(doc->find("command")),
+            "cd \"$CODE_SOURCE_PATH\"\n# a comment of the script itself\npython t.py\n");
+}
+
 TEST(YamlReader, DeclinesWhatItDoesNotKnow) {
   for (const char* text : {"a: [1, 2]\n", "a: {b: c}\n", "a: &x 1\n", "a: >\n  folded\n",
                            "a: |-\n  x\n", "a: caf\xc3\xa9\n", "- a\n", "a: b\na: c\n",
