@@ -12,14 +12,27 @@
 namespace s2a::batch {
 namespace {
 
+/// How many scripts something occurs in: tally() visits each file once, so
+/// remembering the last one counted is enough (a set of names per code cost
+/// more than the rest of the report on large runs).
+struct ScriptCount {
+  uint64_t count = 0;
+  const FileResult* last = nullptr;
+
+  void add(const FileResult& r) {
+    if (last != &r) ++count;
+    last = &r;
+  }
+};
+
 struct CodeTally {
   uint64_t occurrences = 0;
-  std::set<std::string> scripts;
+  ScriptCount scripts;
 };
 
 struct OptionTally {
   std::map<DirectiveStatus, uint64_t> by_status;
-  std::set<std::string> scripts;
+  ScriptCount scripts;
 };
 
 struct Totals {
@@ -55,16 +68,16 @@ Totals tally(const BatchRun& run) {
       accelerator.second = saturating_add(accelerator.second, r.air_gpus.value_or(0));
     }
     for (size_t i = 0; i < 4; ++i) t.directives[i] += r.directive_counts[i];
-    t.suppressed += r.suppressed.size();
-    for (const Diagnostic& d : r.diagnostics) {
-      CodeTally& code = t.codes[d.code];
+    t.suppressed += r.suppressed_count;
+    for (Code c : r.codes) {
+      CodeTally& code = t.codes[c];
       ++code.occurrences;
-      code.scripts.insert(r.relative);
+      code.scripts.add(r);
     }
     for (const DirectiveCount& option : r.not_mapped) {
       OptionTally& tally = t.options[option.option];
       ++tally.by_status[option.status];
-      tally.scripts.insert(r.relative);
+      tally.scripts.add(r);
     }
   }
   return t;
@@ -84,7 +97,7 @@ std::vector<std::pair<std::string, const OptionTally*>> ranked_options(const Tot
   std::vector<std::pair<std::string, const OptionTally*>> ranked;
   for (const auto& [name, tally] : t.options) ranked.emplace_back(name, &tally);
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-    return a.second->scripts.size() > b.second->scripts.size();
+    return a.second->scripts.count > b.second->scripts.count;
   });
   return ranked;
 }
@@ -93,10 +106,10 @@ std::vector<std::pair<std::string, const OptionTally*>> ranked_options(const Tot
 std::string attention_reason(const FileResult& r, const std::vector<Code>& attention) {
   if (r.status == FileStatus::failed) return r.reason;
   std::set<std::string> ids;
-  for (const Diagnostic& d : r.diagnostics) {
-    if (d.severity() == Severity::error ||
-        std::find(attention.begin(), attention.end(), d.code) != attention.end()) {
-      ids.insert(code_id(d.code) + " " + std::string(code_info(d.code).name));
+  for (Code code : r.codes) {
+    if (code_info(code).severity == Severity::error ||
+        std::find(attention.begin(), attention.end(), code) != attention.end()) {
+      ids.insert(code_id(code) + " " + std::string(code_info(code).name));
     }
   }
   std::string reason;
@@ -187,7 +200,7 @@ void markdown_unmapped(std::string& md, const Totals& t) {
     if (++shown > 20) break;
     md += "| " + code_id(code) + " | " + cell(code_info(code).name) + " | " +
           std::string(severity_name(code_info(code).severity)) + " | " +
-          std::to_string(tally->occurrences) + " | " + std::to_string(tally->scripts.size()) +
+          std::to_string(tally->occurrences) + " | " + std::to_string(tally->scripts.count) +
           " |\n";
   }
   md +=
@@ -203,7 +216,7 @@ void markdown_unmapped(std::string& md, const Totals& t) {
     };
     md += "| --" + cell(name) + " | " + std::to_string(count(DirectiveStatus::approximated)) +
           " | " + std::to_string(count(DirectiveStatus::reported)) + " | " +
-          std::to_string(tally->scripts.size()) + " |\n";
+          std::to_string(tally->scripts.count) + " |\n";
   }
   md += "\n";
 }
@@ -230,7 +243,7 @@ void markdown_scripts(std::string& md, const BatchRun& run) {
   for (const FileResult& r : run.files) {
     if (!is_script(r)) continue;
     size_t severities[3] = {0, 0, 0};
-    for (const Diagnostic& d : r.diagnostics) ++severities[static_cast<size_t>(d.severity())];
+    for (Code code : r.codes) ++severities[static_cast<size_t>(code_info(code).severity)];
     const std::string air = r.air_gpus
                                 ? std::to_string(*r.air_gpus) + " x " + r.air_accelerator_type +
                                       " on " + count_or_dash(r.air_nodes) + " nodes"
@@ -266,9 +279,9 @@ void json_file(JsonWriter& json, const FileResult& r, const BatchOptions& option
   }
   json.end_object();
   json.key("codes").begin_array();
-  for (const Diagnostic& d : r.diagnostics) json.value(code_id(d.code));
+  for (Code code : r.codes) json.value(code_id(code));
   json.end_array();
-  json.field("suppressed", static_cast<uint64_t>(r.suppressed.size()));
+  json.field("suppressed", static_cast<uint64_t>(r.suppressed_count));
   json.field("needs_attention", !attention_reason(r, options.attention).empty());
   json.end_object();
 }
@@ -291,6 +304,15 @@ std::string render_migration_markdown(const BatchRun& run, const BatchOptions& o
 }
 
 std::string render_migration_json(const BatchRun& run, const BatchOptions& options) {
+  std::string out;
+  write_migration_json(run, options, [&](std::string_view text) { out += text; });
+  return out;
+}
+
+void write_migration_json(const BatchRun& run, const BatchOptions& options,
+                          const std::function<void(std::string_view)>& sink) {
+  // Tens of megabytes for a large run: handed to `sink` in pieces.
+  constexpr size_t kPiece = size_t{1} << 20;
   const Totals t = tally(run);
   JsonWriter json;
   json.begin_object();
@@ -321,7 +343,7 @@ std::string render_migration_json(const BatchRun& run, const BatchOptions& optio
     json.field("code", code_id(code));
     json.field("rule", code_info(code).name);
     json.field("occurrences", tally->occurrences);
-    json.field("scripts", static_cast<uint64_t>(tally->scripts.size()));
+    json.field("scripts", static_cast<uint64_t>(tally->scripts.count));
     json.end_object();
   }
   json.end_array();
@@ -329,17 +351,18 @@ std::string render_migration_json(const BatchRun& run, const BatchOptions& optio
   for (const auto& [name, tally] : ranked_options(t)) {
     json.begin_object();
     json.field("option", name);
-    json.field("scripts", static_cast<uint64_t>(tally->scripts.size()));
+    json.field("scripts", static_cast<uint64_t>(tally->scripts.count));
     json.end_object();
   }
   json.end_array();
   json.key("scripts").begin_array();
   for (const FileResult& r : run.files) {
     if (is_script(r)) json_file(json, r, options);
+    if (json.pending_size() >= kPiece) sink(json.take_text());
   }
   json.end_array();
   json.end_object();
-  return json.str();
+  sink(std::move(json).str());
 }
 
 std::string render_summary(const BatchRun& run, const BatchOptions& options) {
@@ -357,7 +380,7 @@ std::string render_summary(const BatchRun& run, const BatchOptions& options) {
     if (shown++ == 0) out += "most frequent diagnostics:\n";
     if (shown > 5) break;
     out += "  " + code_id(code) + " " + std::string(code_info(code).name) + ": " +
-           std::to_string(tally->occurrences) + " in " + std::to_string(tally->scripts.size()) +
+           std::to_string(tally->occurrences) + " in " + std::to_string(tally->scripts.count) +
            " scripts\n";
   }
   size_t failures = 0;

@@ -1,10 +1,14 @@
 // The batch engine: a thread pool translates, then one thread writes.
 //
 // Phase 1 (parallel) reads, classifies and translates each candidate into a
-// FileResult at the candidate's index, so results never depend on timing.
-// Phase 2 (serial, in path order) resolves output collisions and writes;
-// writing is cheap next to translating and doing it in order keeps the OUT
-// tree deterministic and an interruption easy to stop at a file boundary.
+// FileResult at the candidate's index, so results never depend on timing;
+// its YAML and report go straight to a private staging directory inside OUT,
+// so memory does not grow with the number of scripts.
+// Phase 2 (serial, in path order) resolves output collisions and renames the
+// staged files into place; doing it in order keeps the OUT tree
+// deterministic and an interruption easy to stop at a file boundary. The
+// staging directory is removed whatever happens, so an interrupted run
+// leaves nothing behind.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,6 +16,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -83,8 +88,8 @@ ReadResult read_bounded(const fs::path& path) {
   return result;
 }
 
-std::string render_file_report(const FileResult& r, const std::string& format, int exit_code) {
-  const emit::ReportInput input{*r.file, r.diagnostics, r.redactions, &r.suppressed};
+std::string render_file_report(const Translation& t, const std::string& format, int exit_code) {
+  const emit::ReportInput input{*t.file, t.diagnostics, t.redactions, &t.suppressed};
   if (format == "json") return emit::render_json(input, exit_code);
   if (format == "gcc") return emit::render_gcc(input);
   return emit::render_text(input);
@@ -105,11 +110,10 @@ void summarize_translation(const Translation& t, FileResult& r) {
     r.air_nodes = t.workload->compute.nodes;
     r.air_gpus = t.workload->compute.num_accelerators;
     r.air_accelerator_type = t.workload->compute.accelerator_type;
-    r.yaml = t.yaml;
   }
-  r.diagnostics = t.diagnostics;
-  r.suppressed = t.suppressed;
-  r.redactions = t.redactions;
+  r.codes.reserve(t.diagnostics.size());
+  for (const Diagnostic& d : t.diagnostics) r.codes.push_back(d.code);
+  r.suppressed_count = static_cast<uint32_t>(t.suppressed.size());
 }
 
 int exit_code_for(const FileResult& r) {
@@ -137,7 +141,42 @@ void compare_with_committed(const BatchOptions& options, const Translation& t, F
   r.diff = check.problem.empty() ? check.diff : check.problem + "\n";
 }
 
-FileResult translate_candidate(const Candidate& candidate, const BatchOptions& options) {
+/// OUT/.slurm2air-staging-*: where phase 1 puts each script's outputs.
+class StagingArea {
+ public:
+  explicit StagingArea(const fs::path& out_dir) {
+    for (unsigned attempt = 0; attempt < 100; ++attempt) {
+      const fs::path dir = out_dir / (".slurm2air-staging-" + std::to_string(::getpid()) + "-" +
+                                      std::to_string(attempt));
+      std::error_code error;
+      if (fs::create_directory(dir, error)) {
+        dir_ = dir;
+        return;
+      }
+      if (error && error != std::errc::file_exists) break;
+    }
+    throw io::FileError(out_dir.string() + ": cannot create a staging directory");
+  }
+  ~StagingArea() {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  StagingArea(const StagingArea&) = delete;
+  StagingArea& operator=(const StagingArea&) = delete;
+
+  /// Writes the output of candidate `index`; returns its staged path.
+  fs::path stage(size_t index, std::string_view suffix, const std::string& content) const {
+    fs::path path = dir_ / (std::to_string(index) + std::string(suffix));
+    io::write_new_file(path.string(), content);
+    return path;
+  }
+
+ private:
+  fs::path dir_;
+};
+
+FileResult translate_candidate(const Candidate& candidate, size_t index,
+                               const BatchOptions& options, const StagingArea* staging) {
   FileResult r;
   r.relative = candidate.relative;
   r.display = candidate.display;
@@ -159,26 +198,44 @@ FileResult translate_candidate(const Candidate& candidate, const BatchOptions& o
   }
   Translation t = translate(candidate.display, std::move(read.text), options.translate);
   summarize_translation(t, r);
+  r.translated = true;
   if (!t.workload) {
     r.status = FileStatus::failed;
     r.reason = "not converted: the script has errors";
   } else {
-    const bool findings =
-        std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
-                    [](const Diagnostic& d) { return d.severity() != Severity::note; });
+    const bool findings = std::any_of(r.codes.begin(), r.codes.end(), [](Code code) {
+      return code_info(code).severity != Severity::note;
+    });
     r.status = findings ? FileStatus::findings : FileStatus::clean;
   }
   if (options.check) compare_with_committed(options, t, r);
-  r.file = std::shared_ptr<const SourceFile>(std::move(t.file));
-  r.report = render_file_report(r, options.report_format, exit_code_for(r));
+  if (staging != nullptr) {
+    if (t.workload) r.staged_yaml = staging->stage(index, kYamlSuffix, t.yaml);
+    r.staged_report = staging->stage(
+        index, ".report", render_file_report(t, options.report_format, exit_code_for(r)));
+  }
+  if (options.report_format == "sarif") {
+    r.file = std::shared_ptr<const SourceFile>(std::move(t.file));
+    r.diagnostics = std::move(t.diagnostics);
+    r.suppressed = std::move(t.suppressed);
+    r.redactions = std::move(t.redactions);
+  }
   return r;
 }
 
 /// Never lets one file's problem reach the others: anything thrown becomes
 /// this file's failure.
-FileResult process(const Candidate& candidate, const BatchOptions& options) {
+FileResult process(const Candidate& candidate, size_t index, const BatchOptions& options,
+                   const StagingArea* staging) {
   try {
-    return translate_candidate(candidate, options);
+    return translate_candidate(candidate, index, options, staging);
+  } catch (const io::FileError& error) {  // staging its outputs failed (disk full, ...)
+    FileResult r;
+    r.relative = candidate.relative;
+    r.display = candidate.display;
+    r.status = FileStatus::failed;
+    r.reason = error.what();
+    return r;
   } catch (const std::exception& error) {
     FileResult r;
     r.relative = candidate.relative;
@@ -190,7 +247,8 @@ FileResult process(const Candidate& candidate, const BatchOptions& options) {
 }
 
 std::vector<FileResult> translate_all(const std::vector<Candidate>& candidates,
-                                      const BatchOptions& options, bool& interrupted) {
+                                      const BatchOptions& options, const StagingArea* staging,
+                                      bool& interrupted) {
   std::vector<FileResult> results(candidates.size());
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
@@ -204,7 +262,7 @@ std::vector<FileResult> translate_all(const std::vector<Candidate>& candidates,
         results[i].reason = "interrupted before it was processed";
         continue;
       }
-      results[i] = process(candidates[i], options);
+      results[i] = process(candidates[i], i, options, staging);
       const size_t finished = ++done;
       if (options.progress) {
         std::lock_guard lock(progress_mutex);
@@ -238,7 +296,7 @@ void fail_colliding_outputs(std::vector<FileResult>& files) {
     }
   }
   for (FileResult& r : files) {
-    if (r.file == nullptr) continue;  // nothing to write
+    if (!r.translated) continue;  // nothing to write
     const std::string yaml = r.relative + std::string(kYamlSuffix);
     if (directories.count(yaml) != 0) {
       r.status = FileStatus::failed;
@@ -272,9 +330,10 @@ std::string ensure_directory(const fs::path& root, const fs::path& relative_dir)
   return "";
 }
 
-/// Writes one output under OUT; returns an error message or "".
-std::string write_output(const fs::path& out_dir, const std::string& relative_file,
-                         const std::string& content, bool force) {
+/// Puts one output under OUT, by `put(target)`; returns an error message or "".
+template <class Put>
+std::string place_output(const fs::path& out_dir, const std::string& relative_file, bool force,
+                         Put put) {
   const fs::path target = output_path(out_dir, relative_file, "");
   if (target.empty()) return relative_file + ": the output would lie outside the output directory";
   const std::string dir_error =
@@ -287,15 +346,25 @@ std::string write_output(const fs::path& out_dir, const std::string& relative_fi
   }
   if (fs::is_directory(status)) return relative_file + " exists and is a directory";
   try {
-    io::write_atomically(target.string(), content);
+    put(target);
   } catch (const io::FileError& failure) {
     return failure.what();
   }
   return "";
 }
 
+/// Renames a staged file into place (same file system: atomic).
+std::string move_output(const fs::path& out_dir, const std::string& relative_file,
+                        const fs::path& staged, bool force) {
+  return place_output(out_dir, relative_file, force, [&](const fs::path& target) {
+    if (std::rename(staged.c_str(), target.c_str()) != 0) {
+      throw io::FileError(target.string() + ": cannot be written (" + std::strerror(errno) + ")");
+    }
+  });
+}
+
 void write_file_outputs(const BatchOptions& options, FileResult& r, BatchRun& run) {
-  if (r.file == nullptr) return;
+  if (!r.translated) return;
   const std::string yaml = r.relative + std::string(kYamlSuffix);
   const std::string report = r.relative + report_suffix(options.report_format);
   // Refuse before writing either, so a script's outputs stay a matching pair.
@@ -310,8 +379,8 @@ void write_file_outputs(const BatchOptions& options, FileResult& r, BatchRun& ru
       }
     }
   }
-  if (!r.yaml.empty()) {
-    const std::string error = write_output(options.out_dir, yaml, r.yaml, options.force);
+  if (!r.staged_yaml.empty()) {
+    const std::string error = move_output(options.out_dir, yaml, r.staged_yaml, options.force);
     if (!error.empty()) {
       r.status = FileStatus::failed;
       r.reason = error;
@@ -319,7 +388,7 @@ void write_file_outputs(const BatchOptions& options, FileResult& r, BatchRun& ru
     }
     run.written.push_back(yaml);
   }
-  const std::string error = write_output(options.out_dir, report, r.report, options.force);
+  const std::string error = move_output(options.out_dir, report, r.staged_report, options.force);
   if (!error.empty()) {
     r.status = FileStatus::failed;
     r.reason = error;
@@ -329,20 +398,33 @@ void write_file_outputs(const BatchOptions& options, FileResult& r, BatchRun& ru
 }
 
 void write_run_outputs(const BatchOptions& options, BatchRun& run) {
-  std::vector<std::pair<std::string, std::string>> outputs = {
-      {"migration-report.md", render_migration_markdown(run, options)},
-      {"migration-report.json", render_migration_json(run, options)},
+  // Each report is rendered and written on its own: on large runs they are
+  // tens of megabytes, more than everything else the run keeps.
+  using Put = std::function<void(const fs::path&)>;
+  std::vector<std::pair<std::string, Put>> outputs = {
+      {"migration-report.md",
+       [&](const fs::path& target) {
+         io::write_atomically(target.string(), render_migration_markdown(run, options));
+       }},
+      {"migration-report.json",
+       [&](const fs::path& target) {
+         io::AtomicFileWriter file(target.string());
+         write_migration_json(run, options, [&](std::string_view text) { file.write(text); });
+         file.commit();
+       }},
   };
   if (options.report_format == "sarif") {
-    std::vector<emit::SarifFile> files;
-    for (const FileResult& r : run.files) {
-      if (r.file == nullptr) continue;
-      files.push_back({{*r.file, r.diagnostics, r.redactions, &r.suppressed}, r.display});
-    }
-    outputs.emplace_back("report.sarif", emit::render_sarif(files));
+    outputs.emplace_back("report.sarif", [&](const fs::path& target) {
+      std::vector<emit::SarifFile> files;
+      for (const FileResult& r : run.files) {
+        if (r.file == nullptr) continue;
+        files.push_back({{*r.file, r.diagnostics, r.redactions, &r.suppressed}, r.display});
+      }
+      io::write_atomically(target.string(), emit::render_sarif(files));
+    });
   }
-  for (const auto& [name, content] : outputs) {
-    const std::string error = write_output(options.out_dir, name, content, options.force);
+  for (const auto& [name, put] : outputs) {
+    const std::string error = place_output(options.out_dir, name, options.force, put);
     if (error.empty()) {
       run.written.push_back(name);
     } else {
@@ -380,7 +462,13 @@ std::vector<Code> default_attention_codes() {
 
 fs::path output_path(const fs::path& out_dir, const std::string& relative,
                      std::string_view suffix) {
-  const fs::path root = fs::absolute(out_dir).lexically_normal();
+  // Normalizing OUT for every output was a tenth of a large batch run.
+  thread_local fs::path cached_out_dir, cached_root;
+  if (cached_root.empty() || out_dir != cached_out_dir) {
+    cached_out_dir = out_dir;
+    cached_root = fs::absolute(out_dir).lexically_normal();
+  }
+  const fs::path& root = cached_root;
   const fs::path rel = fs::path(relative + std::string(suffix));
   if (rel.empty() || rel.is_absolute() || relative.find('\0') != std::string::npos) return {};
   for (const fs::path& part : rel) {
@@ -411,7 +499,9 @@ BatchRun run_batch(const BatchOptions& options) {
   const DiscoverOptions discover_options{options.include, options.exclude, options.out_dir};
   const std::vector<Candidate> candidates = discover(options.roots, discover_options);
   BatchRun run;
-  run.files = translate_all(candidates, options, run.interrupted);
+  std::optional<StagingArea> staging;
+  if (!options.check) staging.emplace(options.out_dir);
+  run.files = translate_all(candidates, options, staging ? &*staging : nullptr, run.interrupted);
   // An interrupted run writes nothing: half a migration is worse than none.
   if (run.interrupted || options.check) return run;
   fail_colliding_outputs(run.files);

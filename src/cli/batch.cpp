@@ -74,7 +74,7 @@ int exit_code(const batch::BatchRun& run, bool check) {
     bool unreadable = false;
     for (const batch::FileResult& r : run.files) {
       stale = stale || r.stale;
-      unreadable = unreadable || (r.status == batch::FileStatus::failed && r.file == nullptr);
+      unreadable = unreadable || (r.status == batch::FileStatus::failed && !r.translated);
     }
     return unreadable ? 2 : stale ? 1 : 0;
   }

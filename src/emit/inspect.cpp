@@ -135,7 +135,7 @@ std::string render_inspect_json(const Translation& t) {
   write_steps(json, t);
   write_diagnostics(json, t);
   json.end_object();
-  return json.str();
+  return std::move(json).str();
 }
 
 }  // namespace s2a::emit

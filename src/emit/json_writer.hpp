@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace s2a {
@@ -41,7 +42,16 @@ class JsonWriter {
     return value(v);
   }
 
-  [[nodiscard]] std::string str() const { return out_ + "\n"; }
+  [[nodiscard]] std::string str() const& { return out_ + "\n"; }
+  /// The text written so far, handed over (the writer keeps its place in the
+  /// document): lets a large report go to a file in pieces.
+  [[nodiscard]] std::string take_text() { return std::exchange(out_, std::string()); }
+  [[nodiscard]] size_t pending_size() const { return out_.size(); }
+  /// The document, moved out (no copy of a large report).
+  [[nodiscard]] std::string str() && {
+    out_ += '\n';
+    return std::move(out_);
+  }
 
  private:
   JsonWriter& close(char bracket);

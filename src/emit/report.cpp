@@ -117,7 +117,7 @@ std::string render_json(const ReportInput& input, int exit_code) {
   }
   json.end_array();
   json.end_object();
-  return json.str();
+  return std::move(json).str();
 }
 
 }  // namespace s2a::emit

@@ -176,7 +176,7 @@ std::string render_sarif(std::span<const SarifFile> files, const SarifOptions& o
   json.end_array();
   json.end_object().end_array();
   json.end_object();
-  return json.str();
+  return std::move(json).str();
 }
 
 }  // namespace s2a::emit

@@ -1,5 +1,6 @@
 #include "io/files.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,28 +46,62 @@ std::string read_script(const std::string& path) {
   return buffer.str();
 }
 
-void write_atomically(const std::string& path, const std::string& content) {
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) throw FileError(path + ": cannot be written (" + std::strerror(errno) + ")");
+namespace {
+
+/// Writes all of `content` to `fd`; false with errno set on failure.
+bool write_all(int fd, std::string_view content) {
   size_t written = 0;
   while (written < content.size()) {
     const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
-    if (n <= 0) {
-      const std::string reason = std::strerror(errno);
-      ::close(fd);
-      ::unlink(temp.c_str());
-      throw FileError(path + ": write failed (" + reason + ")");
-    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
     written += static_cast<size_t>(n);
   }
-  ::fchmod(fd, 0644);
-  if (::close(fd) != 0 || std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(temp.c_str());
-    throw FileError(path + ": cannot be written (" + reason + ")");
+  return true;
+}
+
+}  // namespace
+
+AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
+  const fs::path target(path_);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  temp_ = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  fd_ = ::mkstemp(temp_.data());
+  if (fd_ < 0) throw FileError(path_ + ": cannot be written (" + std::strerror(errno) + ")");
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void AtomicFileWriter::write(std::string_view text) {
+  if (!write_all(fd_, text)) throw FileError(path_ + ": write failed (" + std::strerror(errno) + ")");
+}
+
+void AtomicFileWriter::commit() {
+  const bool closed = ::fchmod(fd_, 0644) == 0 && ::close(fd_) == 0;
+  fd_ = -1;
+  if (!closed || std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    throw FileError(path_ + ": cannot be written (" + std::strerror(errno) + ")");
+  }
+  temp_.clear();
+}
+
+void write_atomically(const std::string& path, const std::string& content) {
+  AtomicFileWriter file(path);
+  file.write(content);
+  file.commit();
+}
+
+void write_new_file(const std::string& path, const std::string& content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) throw FileError(path + ": cannot be written (" + std::strerror(errno) + ")");
+  const bool written = write_all(fd, content) && ::fchmod(fd, 0644) == 0;
+  const std::string reason = std::strerror(errno);
+  if (::close(fd) != 0 || !written) {
+    ::unlink(path.c_str());
+    throw FileError(path + ": write failed (" + reason + ")");
   }
 }
 
