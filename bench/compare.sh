@@ -36,7 +36,7 @@ lines=$(wc -l < "$work/all.sh")
 echo "== inputs: $files scripts that bash -n accepts, $lines lines (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 
 median_ms() {  # hyperfine's median of a command, in ms
-  hyperfine -N --style none --warmup 2 --runs "$runs" --export-json "$work/h.json" "$1" \
+  hyperfine -N -i --style none --warmup 2 --runs "$runs" --export-json "$work/h.json" "$1" \
     > /dev/null 2>&1
   python3 -c "import json;print('%.1f' % (json.load(open('$work/h.json'))['results'][0]['median']*1e3))"
 }
@@ -62,20 +62,26 @@ print(f"  (driver process incl. start-up and reading: {lines / s2a_ms:.0f} lines
 EOF
 
 echo "== batch over the tree, $threads threads (wall ms, peak RSS)"
-batch_cmd="$driver --threads $threads --list $work/all.list"
-if "$cli" --help 2>/dev/null | grep -qE "^  batch( |$)"; then
-  batch_cmd="$cli batch --jobs $threads --output-dir $work/out $scripts"
-fi
-echo "slurm2air: $batch_cmd"
-s2a_batch=$(median_ms "$batch_cmd")
+# OUT on the disk under test (BATCH_OUT=DIR to choose): writing tens of
+# thousands of files costs the kernel as much as translating them.
+out=${BATCH_OUT:-$work/out}
+rm -rf "$out"
+write_cmd="$cli batch --jobs $threads --no-progress --force --out-dir $out $scripts"
+check_cmd="$cli batch --jobs $threads --no-progress --check --out-dir $out $scripts"
+/usr/bin/time -v $write_cmd > /dev/null 2> "$work/time.txt" || true
+rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
+s2a_write=$(median_ms "$write_cmd")
+s2a_check=$(median_ms "$check_cmd")
 # shfmt skips files whose extension it does not know (.sbatch) when given a
 # directory, so hand it the same file list.
 shfmt_batch=$(median_ms "xargs -a $work/all.list shfmt -l")
-/usr/bin/time -v $batch_cmd > /dev/null 2> "$work/time.txt" || true
-rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
 all_files=$(wc -l < "$work/all.list")
-echo "slurm2air batch  ${s2a_batch} ms for $all_files files, peak RSS ${rss} KB"
-echo "shfmt -l         ${shfmt_batch} ms  (ratio shfmt/slurm2air: $(python3 -c "print('%.2f' % ($shfmt_batch/$s2a_batch))"))"
+ratio() { python3 -c "print('%.2f' % ($1/$2))"; }
+echo "slurm2air batch          ${s2a_write} ms for $all_files files (writes YAML + report per script), peak RSS ${rss} KB"
+echo "slurm2air batch --check  ${s2a_check} ms (the same translations, compared instead of written)"
+echo "shfmt -l                 ${shfmt_batch} ms (reads and formats in memory, writes nothing)"
+echo "ratio shfmt/slurm2air: batch $(ratio "$shfmt_batch" "$s2a_write"), --check $(ratio "$shfmt_batch" "$s2a_check")"
+[[ -n ${BATCH_OUT:-} ]] || rm -rf "$out"
 
 echo "== scaling: the first 1/4, 1/2 and all of the tree"
 for frac in 4 2 1; do

@@ -10,7 +10,6 @@
 #include "air/process_counts.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
-#include "air/words.hpp"
 
 namespace s2a::air {
 namespace {
@@ -339,7 +338,7 @@ class CommandMapper final : public CommandEditor {
   /// disagrees with the request stays as written and is reported.
   void make_process_counts_portable() {
     const ValueReader reader(variables_, compute_);
-    const std::vector<LiteralCount> counts = find_literal_counts(body_);
+    const LiteralCounts counts(find_literal_counts(body_));
     const uint64_t gpus = compute_.gpus_per_node;
     const uint64_t total = compute_.nodes * gpus;
     if (gpus == 0) return;
@@ -348,7 +347,7 @@ class CommandMapper final : public CommandEditor {
       const uint32_t at = option.span.begin;
       std::string fed_by;
       for (const CountReference& ref : option.references) {
-        const LiteralCount* count = literal_count_at(counts, ref.name, at);
+        const LiteralCount* count = counts.at(ref.name, at);
         if (count == nullptr || variables_.lookup(ref.name, at).number != count->number) continue;
         fed_by += (fed_by.empty() ? "" : ", ") + ref.name + "=" + std::to_string(*count->number);
         if (is_runtime_variable(ref.name) || !done.insert(count).second) continue;
@@ -1294,7 +1293,7 @@ class CommandMapper final : public CommandEditor {
   static bool is_run_once_side_effect(const Site& site) {
     if (site.launcher.kind == Launcher::python) return true;
     if (site.program == "huggingface-cli"sv || site.program == "hf"sv) {
-      return site.command->words.size() > 1 && literal_is(site.command->words[1], "download");
+      return site.command->words.size() > 1 && slurm::literal_is(site.command->words[1], "download");
     }
     return contains({"wget", "curl", "git", "rsync", "cp", "mv", "rm", "tar", "unzip", "aws",
                      "gsutil", "azcopy", "gcloud", "rclone"},

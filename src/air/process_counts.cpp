@@ -172,16 +172,43 @@ bool names_launcher(std::string_view text) {
 /// Is `at` among the options of a launcher the command mapper reads? A
 /// double-quoted `bash -c "..."` script is parsed from an unescaped copy, so
 /// there only the quoted word is known: a launcher anywhere in it counts.
-bool on_launcher_line(const slurm::Body& body, uint32_t at) {
-  return std::any_of(body.sites.begin(), body.sites.end(), [&](const slurm::Site& s) {
-    if (!is_distributed(s.launcher.kind) || s.launcher.first_argument >= s.command->words.size()) {
-      return false;
+/// The file ranges the launcher mapper reads (each distributed launcher's
+/// arguments), merged, so that a lookup is a binary search: a script may hold
+/// thousands of launcher lines and options.
+class LauncherLines {
+ public:
+  explicit LauncherLines(const slurm::Body& body) {
+    std::vector<Span> spans;
+    for (const slurm::Site& s : body.sites) {
+      if (!is_distributed(s.launcher.kind) ||
+          s.launcher.first_argument >= s.command->words.size()) {
+        continue;
+      }
+      const slurm::TextView& view = body.views[s.view];
+      spans.push_back(view.exact ? Span{s.command->words[s.launcher.first_argument].span.begin,
+                                        s.command->span.end}
+                                 : view.fallback);
     }
-    const slurm::TextView& view = body.views[s.view];
-    if (!view.exact) return view.fallback.begin <= at && at < view.fallback.end;
-    return s.command->words[s.launcher.first_argument].span.begin <= at && at < s.command->span.end;
-  });
-}
+    std::sort(spans.begin(), spans.end(), [](Span a, Span b) { return a.begin < b.begin; });
+    for (const Span span : spans) {
+      if (span.empty()) continue;
+      if (!merged_.empty() && span.begin <= merged_.back().end) {
+        merged_.back().end = std::max(merged_.back().end, span.end);
+      } else {
+        merged_.push_back(span);
+      }
+    }
+  }
+
+  [[nodiscard]] bool contain(uint32_t at) const {
+    const auto after = std::upper_bound(merged_.begin(), merged_.end(), at,
+                                        [](uint32_t offset, Span s) { return offset < s.begin; });
+    return after != merged_.begin() && at < std::prev(after)->end;
+  }
+
+ private:
+  std::vector<Span> merged_;  // disjoint, by start
+};
 
 }  // namespace
 
@@ -233,19 +260,30 @@ std::vector<LiteralCount> find_literal_counts(const slurm::Body& body) {
   return out;
 }
 
-const LiteralCount* literal_count_at(const std::vector<LiteralCount>& counts, std::string_view name,
-                                     uint32_t at) {
-  const LiteralCount* last = nullptr;
-  for (const LiteralCount& count : counts) {
-    if (count.at < at && count.name == name) last = &count;
+LiteralCounts::LiteralCounts(std::vector<LiteralCount> counts) : counts_(std::move(counts)) {
+  for (size_t i = 0; i < counts_.size(); ++i) by_name_[counts_[i].name].push_back(i);
+  for (auto& [name, indices] : by_name_) {  // sites come in file order; made certain here
+    std::stable_sort(indices.begin(), indices.end(),
+                     [&](size_t a, size_t b) { return counts_[a].at < counts_[b].at; });
   }
-  return last != nullptr && last->number ? last : nullptr;
+}
+
+const LiteralCount* LiteralCounts::at(std::string_view name, uint32_t at) const {
+  const auto found = by_name_.find(name);
+  if (found == by_name_.end()) return nullptr;
+  const std::vector<size_t>& indices = found->second;
+  const auto after = std::partition_point(indices.begin(), indices.end(),
+                                          [&](size_t i) { return counts_[i].at < at; });
+  if (after == indices.begin()) return nullptr;
+  const LiteralCount& last = counts_[*std::prev(after)];
+  return last.number ? &last : nullptr;
 }
 
 std::vector<ProcessCountOption> find_process_count_options(const slurm::Body& body,
                                                            const ValueReader& reader) {
   std::vector<ProcessCountOption> out;
   std::set<uint32_t> seen;
+  const LauncherLines launcher_lines(body);
   for (const slurm::Site& site : body.sites) {
     const slurm::TextView& view = body.views[site.view];
     if (!view.exact) continue;  // its text is inside an exact word of view 0, read there
@@ -290,7 +328,7 @@ std::vector<ProcessCountOption> find_process_count_options(const slurm::Body& bo
       const std::string_view value = text.substr(v, v_end - v);
       option.number = evaluate(value, reader, static_cast<uint32_t>(i));
       option.references = references_in(value);
-      option.in_launcher_site = on_launcher_line(body, static_cast<uint32_t>(i));
+      option.in_launcher_site = launcher_lines.contain(static_cast<uint32_t>(i));
       option.after_launcher_word = names_launcher(text.substr(begin, i - begin));
       out.push_back(std::move(option));
     }

@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "air/launch.hpp"
@@ -55,8 +57,18 @@ struct ProcessCountOption {
 [[nodiscard]] std::vector<ProcessCountOption> find_process_count_options(const slurm::Body& body,
                                                                          const ValueReader& reader);
 
-/// The literal assignment of `name` in effect at `at`, if it is one of `counts`.
-[[nodiscard]] const LiteralCount* literal_count_at(const std::vector<LiteralCount>& counts,
-                                                   std::string_view name, uint32_t at);
+/// The assignments of find_literal_counts(), by name, for lookups at an
+/// offset. Logarithmic: a script may assign one name thousands of times.
+class LiteralCounts {
+ public:
+  explicit LiteralCounts(std::vector<LiteralCount> counts);
+  /// The literal assignment of `name` in effect at `at` (the last one
+  /// before it), or nullptr when that assignment is not a literal count.
+  [[nodiscard]] const LiteralCount* at(std::string_view name, uint32_t at) const;
+
+ private:
+  std::vector<LiteralCount> counts_;  // in file order (top-level statements of view 0)
+  std::map<std::string, std::vector<size_t>, std::less<>> by_name_;  // indices, in file order
+};
 
 }  // namespace s2a::air

@@ -7,7 +7,6 @@
 #include <map>
 
 #include "air/variables.hpp"
-#include "air/words.hpp"
 
 namespace s2a::air {
 
@@ -180,7 +179,7 @@ bool SetupMapper::map_setup_command(const Site& site) {
   const ast::Command& command = *site.command;
   const std::string_view text = body_.views[site.view].text;
   const bool python_pip = (starts_with(site.program, "python")) && command.words.size() >= 4 &&
-                          literal_is(command.words[1], "-m") && literal_is(command.words[2], "pip");
+                          slurm::literal_is(command.words[1], "-m") && slurm::literal_is(command.words[2], "pip");
   if (site.program == "pip"sv || site.program == "pip3"sv || python_pip)
     return map_pip_install(site);
   if (!is_setup_command(command, site.program, text)) return false;
@@ -507,7 +506,7 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
   for (const ast::Assignment& a : site.command->assignments) {
     if (a.is_array || a.value.span.empty()) continue;
     std::optional<std::string> storage;
-    const auto literal = literal_view(a.value, storage);
+    const auto literal = slurm::literal_view(a.value, storage);
     const bool secret =
         (is_secret_name(a.name) && !is_reference_text(editor_.source(site.view, a.value.span))) ||
         (literal && looks_like_token(*literal));
@@ -518,10 +517,10 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
   }
   const std::string& program = site.program;
   // `wandb login [--relogin] KEY`
-  if (program == "wandb"sv && words.size() >= 3 && literal_is(words[1], "login")) {
+  if (program == "wandb"sv && words.size() >= 3 && slurm::literal_is(words[1], "login")) {
     for (size_t i = 2; i < words.size(); ++i) {
       std::optional<std::string> storage;
-      const auto arg = literal_view(words[i], storage);
+      const auto arg = slurm::literal_view(words[i], storage);
       if (!arg) break;
       if (*arg == "--host" || *arg == "--cloud") {
         ++i;
@@ -543,7 +542,7 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
         rest.find("--password-stdin") != std::string_view::npos) {
       const ast::Word& last = words.back();
       std::optional<std::string> storage;
-      if (auto arg = literal_view(last, storage); arg && !arg->empty() && arg->front() != '-') {
+      if (auto arg = slurm::literal_view(last, storage); arg && !arg->empty() && arg->front() != '-') {
         replace_word_with_secret(site, last, *arg, 0, arg->size(), "REGISTRY_PASSWORD");
         return;
       }
@@ -551,7 +550,7 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
   }
   for (size_t i = 1; i < words.size(); ++i) {
     std::optional<std::string> storage;
-    const auto arg = literal_view(words[i], storage);
+    const auto arg = slurm::literal_view(words[i], storage);
     if (!arg) continue;
     if (arg->size() > 1 && arg->front() == '-') {
       i += hide_option_secret(site, i, *arg);
@@ -576,7 +575,7 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
       name_begin, eq == std::string_view::npos ? std::string_view::npos : eq - name_begin));
   std::replace(flag.begin(), flag.end(), '-', '_');
   const bool docker_p = flag == "P" && (program == "docker"sv || program == "podman"sv) &&
-                        literal_is(words[1], "login");
+                        slurm::literal_is(words[1], "login");
   if (!docker_p && !is_variable_name(flag)) return 0;
   // --password-stdin, --token-file: switches and paths, not the secret itself.
   if (ends_with(flag, "_STDIN") || ends_with(flag, "_FILE") || ends_with(flag, "_PATH")) return 0;
@@ -600,7 +599,7 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
   }
   if (i + 1 >= words.size()) return 0;
   std::optional<std::string> storage;
-  const auto value = literal_view(words[i + 1], storage);
+  const auto value = slurm::literal_view(words[i + 1], storage);
   if (value && !value->empty() && value->front() != '-') {
     replace_word_with_secret(site, words[i + 1], *value, 0, value->size(), name);
   }
@@ -649,7 +648,7 @@ void SetupMapper::unwrap_container(const Site& site) {
   size_t start = site.program == "srun"sv && site.srun ? site.srun_operand : 0;
   if (start >= words.size()) return;
   std::optional<std::string> storage;
-  const std::string_view wrapper_name = program_view(words[start], storage);
+  const std::string_view wrapper_name = slurm::program_view(words[start], storage);
   if (wrapper_name != "singularity" && wrapper_name != "apptainer" && wrapper_name != "shifter") {
     return;  // nearly every command: no copy of its name
   }

@@ -276,14 +276,20 @@ bool is_option_word(const ast::Word& word) {
   return literal && literal->size() > 1 && literal->front() == '-';
 }
 
+/// The one part whose text is the literal value, if the word is just that
+/// (most words: no fold needed).
+const std::string* single_literal_part(const ast::Word& word) {
+  if (word.parts.size() != 1) return nullptr;
+  const ast::WordPart& part = word.parts[0];
+  const bool plain =
+      part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted;
+  return plain ? &part.text : nullptr;
+}
+
 }  // namespace
 
 std::optional<std::string> literal_value(const ast::Word& word) {
-  // Most words are one unquoted or single-quoted part: no fold needed.
-  if (word.parts.size() == 1 && (word.parts[0].kind == ast::PartKind::literal ||
-                                 word.parts[0].kind == ast::PartKind::single_quoted)) {
-    return word.parts[0].text;
-  }
+  if (const std::string* text = single_literal_part(word)) return *text;
   return fold_word(word, [](const ast::WordPart&) { return std::optional<std::string>(); });
 }
 
@@ -293,6 +299,26 @@ std::string program_name(const ast::Word& word) {
   const size_t slash = literal->rfind('/');
   if (slash != std::string::npos) literal->erase(0, slash + 1);
   return std::move(*literal);
+}
+
+std::optional<std::string_view> literal_view(const ast::Word& word,
+                                             std::optional<std::string>& storage) {
+  if (const std::string* text = single_literal_part(word)) return std::string_view(*text);
+  storage = literal_value(word);
+  if (!storage) return std::nullopt;
+  return std::string_view(*storage);
+}
+
+bool literal_is(const ast::Word& word, std::string_view text) {
+  if (const std::string* part = single_literal_part(word)) return *part == text;
+  return literal_value(word) == text;
+}
+
+std::string_view program_view(const ast::Word& word, std::optional<std::string>& storage) {
+  const std::optional<std::string_view> literal = literal_view(word, storage);
+  if (!literal) return {};
+  const size_t slash = literal->rfind('/');
+  return slash == std::string_view::npos ? *literal : literal->substr(slash + 1);
 }
 
 LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {

@@ -92,6 +92,21 @@ struct Body {
 [[nodiscard]] std::optional<std::string> literal_value(const ast::Word& word);
 /// The program name of a command word: basename of its literal value.
 [[nodiscard]] std::string program_name(const ast::Word& word);
+
+// Cheap looks at a word's literal text. The mapping asks about thousands of
+// words per script, nearly all one unquoted or single-quoted part whose text
+// the AST already holds: these view it, and fold (copy) only the rare word
+// of several parts.
+
+/// literal_value() as a view into the AST for a one-part word; other words
+/// are folded into `storage`, which must outlive the view.
+[[nodiscard]] std::optional<std::string_view> literal_view(const ast::Word& word,
+                                                           std::optional<std::string>& storage);
+/// Whether the word's literal value is exactly `text`.
+[[nodiscard]] bool literal_is(const ast::Word& word, std::string_view text);
+/// program_name() viewed like literal_view().
+[[nodiscard]] std::string_view program_view(const ast::Word& word,
+                                            std::optional<std::string>& storage);
 /// Finds a distributed launcher in words[from...].
 [[nodiscard]] LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from);
 [[nodiscard]] std::string_view launcher_name(Launcher launcher);
