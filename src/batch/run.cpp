@@ -223,6 +223,15 @@ FileResult translate_candidate(const Candidate& candidate, size_t index,
   return r;
 }
 
+FileResult failed_result(const Candidate& candidate, std::string reason) {
+  FileResult r;
+  r.relative = candidate.relative;
+  r.display = candidate.display;
+  r.status = FileStatus::failed;
+  r.reason = std::move(reason);
+  return r;
+}
+
 /// Never lets one file's problem reach the others: anything thrown becomes
 /// this file's failure.
 FileResult process(const Candidate& candidate, size_t index, const BatchOptions& options,
@@ -230,19 +239,9 @@ FileResult process(const Candidate& candidate, size_t index, const BatchOptions&
   try {
     return translate_candidate(candidate, index, options, staging);
   } catch (const io::FileError& error) {  // staging its outputs failed (disk full, ...)
-    FileResult r;
-    r.relative = candidate.relative;
-    r.display = candidate.display;
-    r.status = FileStatus::failed;
-    r.reason = error.what();
-    return r;
+    return failed_result(candidate, error.what());
   } catch (const std::exception& error) {
-    FileResult r;
-    r.relative = candidate.relative;
-    r.display = candidate.display;
-    r.status = FileStatus::failed;
-    r.reason = std::string("internal error: ") + error.what();
-    return r;
+    return failed_result(candidate, std::string("internal error: ") + error.what());
   }
 }
 
