@@ -310,59 +310,83 @@ void fail_colliding_outputs(std::vector<FileResult>& files) {
   }
 }
 
-/// Creates `dir` under `root` one component at a time, refusing any
-/// component that exists as a symlink or a non-directory.
-std::string ensure_directory(const fs::path& root, const fs::path& relative_dir) {
-  fs::path current = root;
-  for (const fs::path& part : relative_dir) {
-    current /= part;
-    std::error_code error;
-    const fs::file_status status = fs::symlink_status(current, error);
-    if (fs::is_symlink(status)) return current.string() + " is a symbolic link; refusing to write";
-    if (fs::exists(status)) {
-      if (!fs::is_directory(status)) return current.string() + " exists and is not a directory";
-      continue;
+/// Puts outputs under OUT, one at a time (phase 2 is serial). Every system
+/// call counts on a large run, so directories already checked or created are
+/// not looked at again.
+class OutputTree {
+ public:
+  OutputTree(fs::path out_dir, bool force) : out_dir_(std::move(out_dir)), force_(force) {}
+
+  /// Puts one output by `put(target)`; returns an error message or "".
+  /// `checked`: the caller already found the target absent (or --force).
+  std::string place(const std::string& relative_file, bool checked,
+                    const std::function<void(const fs::path&)>& put) {
+    const fs::path target = output_path(out_dir_, relative_file, "");
+    if (target.empty()) {
+      return relative_file + ": the output would lie outside the output directory";
     }
-    fs::create_directory(current, error);
-    if (error) return current.string() + ": cannot create (" + error.message() + ")";
-  }
-  return "";
-}
-
-/// Puts one output under OUT, by `put(target)`; returns an error message or "".
-template <class Put>
-std::string place_output(const fs::path& out_dir, const std::string& relative_file, bool force,
-                         Put put) {
-  const fs::path target = output_path(out_dir, relative_file, "");
-  if (target.empty()) return relative_file + ": the output would lie outside the output directory";
-  const std::string dir_error =
-      ensure_directory(out_dir, fs::path(relative_file).lexically_normal().parent_path());
-  if (!dir_error.empty()) return dir_error;
-  std::error_code error;
-  const fs::file_status status = fs::symlink_status(target, error);
-  if (fs::exists(status) && !force) {
-    return relative_file + " already exists (use --force to overwrite)";
-  }
-  if (fs::is_directory(status)) return relative_file + " exists and is a directory";
-  try {
-    put(target);
-  } catch (const io::FileError& failure) {
-    return failure.what();
-  }
-  return "";
-}
-
-/// Renames a staged file into place (same file system: atomic).
-std::string move_output(const fs::path& out_dir, const std::string& relative_file,
-                        const fs::path& staged, bool force) {
-  return place_output(out_dir, relative_file, force, [&](const fs::path& target) {
-    if (std::rename(staged.c_str(), target.c_str()) != 0) {
-      throw io::FileError(target.string() + ": cannot be written (" + std::strerror(errno) + ")");
+    const std::string dir_error =
+        ensure_directory(fs::path(relative_file).lexically_normal().parent_path());
+    if (!dir_error.empty()) return dir_error;
+    if (!checked || force_) {
+      std::error_code error;
+      const fs::file_status status = fs::symlink_status(target, error);
+      if (fs::exists(status) && !force_) {
+        return relative_file + " already exists (use --force to overwrite)";
+      }
+      if (fs::is_directory(status)) return relative_file + " exists and is a directory";
     }
-  });
-}
+    try {
+      put(target);
+    } catch (const io::FileError& failure) {
+      return failure.what();
+    }
+    return "";
+  }
 
-void write_file_outputs(const BatchOptions& options, FileResult& r, BatchRun& run) {
+  /// Renames a staged file into place (same file system: atomic).
+  std::string move(const std::string& relative_file, const fs::path& staged, bool checked) {
+    return place(relative_file, checked, [&](const fs::path& target) {
+      if (std::rename(staged.c_str(), target.c_str()) != 0) {
+        throw io::FileError(target.string() + ": cannot be written (" + std::strerror(errno) + ")");
+      }
+    });
+  }
+
+  [[nodiscard]] const fs::path& out_dir() const { return out_dir_; }
+  [[nodiscard]] bool force() const { return force_; }
+
+ private:
+  /// Creates the directory under OUT one component at a time, refusing any
+  /// component that exists as a symlink or a non-directory.
+  std::string ensure_directory(const fs::path& relative_dir) {
+    fs::path current = out_dir_;
+    for (const fs::path& part : relative_dir) {
+      current /= part;
+      if (verified_.count(current.native()) != 0) continue;
+      std::error_code error;
+      const fs::file_status status = fs::symlink_status(current, error);
+      if (fs::is_symlink(status)) {
+        return current.string() + " is a symbolic link; refusing to write";
+      }
+      if (fs::exists(status)) {
+        if (!fs::is_directory(status)) return current.string() + " exists and is not a directory";
+      } else {
+        fs::create_directory(current, error);
+        if (error) return current.string() + ": cannot create (" + error.message() + ")";
+      }
+      verified_.insert(current.native());
+    }
+    return "";
+  }
+
+  fs::path out_dir_;
+  bool force_;
+  std::set<std::string> verified_;  // directories under OUT known to be real directories
+};
+
+void write_file_outputs(OutputTree& tree, const BatchOptions& options, FileResult& r,
+                        BatchRun& run) {
   if (!r.translated) return;
   const std::string yaml = r.relative + std::string(kYamlSuffix);
   const std::string report = r.relative + report_suffix(options.report_format);
@@ -378,25 +402,19 @@ void write_file_outputs(const BatchOptions& options, FileResult& r, BatchRun& ru
       }
     }
   }
-  if (!r.staged_yaml.empty()) {
-    const std::string error = move_output(options.out_dir, yaml, r.staged_yaml, options.force);
+  for (const auto& [name, staged] : {std::pair{yaml, r.staged_yaml}, {report, r.staged_report}}) {
+    if (staged.empty()) continue;  // no YAML for a script with errors
+    const std::string error = tree.move(name, staged, /*checked=*/true);
     if (!error.empty()) {
       r.status = FileStatus::failed;
       r.reason = error;
       return;
     }
-    run.written.push_back(yaml);
+    run.written.push_back(name);
   }
-  const std::string error = move_output(options.out_dir, report, r.staged_report, options.force);
-  if (!error.empty()) {
-    r.status = FileStatus::failed;
-    r.reason = error;
-    return;
-  }
-  run.written.push_back(report);
 }
 
-void write_run_outputs(const BatchOptions& options, BatchRun& run) {
+void write_run_outputs(OutputTree& tree, const BatchOptions& options, BatchRun& run) {
   // Each report is rendered and written on its own: on large runs they are
   // tens of megabytes, more than everything else the run keeps.
   using Put = std::function<void(const fs::path&)>;
@@ -423,7 +441,7 @@ void write_run_outputs(const BatchOptions& options, BatchRun& run) {
     });
   }
   for (const auto& [name, put] : outputs) {
-    const std::string error = place_output(options.out_dir, name, options.force, put);
+    const std::string error = tree.place(name, /*checked=*/false, put);
     if (error.empty()) {
       run.written.push_back(name);
     } else {
@@ -504,14 +522,15 @@ BatchRun run_batch(const BatchOptions& options) {
   // An interrupted run writes nothing: half a migration is worse than none.
   if (run.interrupted || options.check) return run;
   fail_colliding_outputs(run.files);
+  OutputTree tree(options.out_dir, options.force);
   for (FileResult& r : run.files) {
     if (cancelled(options)) {
       run.interrupted = true;
       return run;
     }
-    write_file_outputs(options, r, run);
+    write_file_outputs(tree, options, r, run);
   }
-  write_run_outputs(options, run);
+  write_run_outputs(tree, options, run);
   return run;
 }
 
