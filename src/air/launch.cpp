@@ -141,27 +141,12 @@ bool has_flag(const ast::Command& command, std::initializer_list<std::string_vie
 }  // namespace
 
 void ShellVariables::assign(uint32_t at, std::string name, ShellValue value) {
-  Assignments& assignments = names_[std::move(name)];
-  if (!assignments.entries.empty() && at < assignments.entries.back().at) {
-    assignments.by_offset = false;
-  }
-  assignments.entries.push_back({at, value});
+  assignments_.add(std::move(name), at, value);
 }
 
 ShellValue ShellVariables::lookup(std::string_view name, uint32_t at) const {
-  const auto found = names_.find(name);
-  if (found == names_.end()) return {};
-  const std::vector<Entry>& entries = found->second.entries;
-  if (found->second.by_offset) {  // the last entry before `at`
-    auto after =
-        std::lower_bound(entries.begin(), entries.end(), at,
-                         [](const Entry& entry, uint32_t offset) { return entry.at < offset; });
-    return after == entries.begin() ? ShellValue{} : std::prev(after)->value;
-  }
-  for (auto entry = entries.rbegin(); entry != entries.rend(); ++entry) {
-    if (entry->at < at) return entry->value;  // the last one recorded before `at`
-  }
-  return {};
+  const ShellValue* value = assignments_.last_before(name, at);
+  return value != nullptr ? *value : ShellValue{};
 }
 
 ShellValue ValueReader::named(std::string_view name, uint32_t at) const {

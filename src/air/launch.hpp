@@ -10,12 +10,12 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "air/assignment_index.hpp"
 #include "air/workload.hpp"
 #include "parse/parse_script.hpp"
 
@@ -52,18 +52,7 @@ class ShellVariables {
   [[nodiscard]] ShellValue lookup(std::string_view name, uint32_t at) const;
 
  private:
-  struct Entry {
-    uint32_t at;
-    ShellValue value;
-  };
-  // One name's assignments in the order they were recorded. They are usually
-  // also in offset order (one text view), and then a lookup is a binary
-  // search: scripts with thousands of assignments stay linear overall.
-  struct Assignments {
-    std::vector<Entry> entries;
-    bool by_offset = true;
-  };
-  std::map<std::string, Assignments, std::less<>> names_;
+  AssignmentIndex<ShellValue> assignments_;
 };
 
 /// Evaluates words in the batch shell's terms (expansions done on node 0).

@@ -261,21 +261,13 @@ std::vector<LiteralCount> find_literal_counts(const slurm::Body& body) {
 }
 
 LiteralCounts::LiteralCounts(std::vector<LiteralCount> counts) : counts_(std::move(counts)) {
-  for (size_t i = 0; i < counts_.size(); ++i) by_name_[counts_[i].name].push_back(i);
-  for (auto& [name, indices] : by_name_) {  // sites come in file order; made certain here
-    std::stable_sort(indices.begin(), indices.end(),
-                     [&](size_t a, size_t b) { return counts_[a].at < counts_[b].at; });
-  }
+  for (size_t i = 0; i < counts_.size(); ++i) by_name_.add(counts_[i].name, counts_[i].at, i);
 }
 
 const LiteralCount* LiteralCounts::at(std::string_view name, uint32_t at) const {
-  const auto found = by_name_.find(name);
-  if (found == by_name_.end()) return nullptr;
-  const std::vector<size_t>& indices = found->second;
-  const auto after = std::partition_point(indices.begin(), indices.end(),
-                                          [&](size_t i) { return counts_[i].at < at; });
-  if (after == indices.begin()) return nullptr;
-  const LiteralCount& last = counts_[*std::prev(after)];
+  const size_t* index = by_name_.last_before(name, at);
+  if (index == nullptr) return nullptr;
+  const LiteralCount& last = counts_[*index];
   return last.number ? &last : nullptr;
 }
 

@@ -10,12 +10,12 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "air/assignment_index.hpp"
 #include "air/launch.hpp"
 #include "slurm/body.hpp"
 
@@ -67,8 +67,8 @@ class LiteralCounts {
   [[nodiscard]] const LiteralCount* at(std::string_view name, uint32_t at) const;
 
  private:
-  std::vector<LiteralCount> counts_;  // in file order (top-level statements of view 0)
-  std::map<std::string, std::vector<size_t>, std::less<>> by_name_;  // indices, in file order
+  std::vector<LiteralCount> counts_;
+  AssignmentIndex<size_t> by_name_;  // indices into counts_
 };
 
 }  // namespace s2a::air

@@ -310,18 +310,48 @@ void fail_colliding_outputs(std::vector<FileResult>& files) {
   }
 }
 
+/// output_path() for a root that is already absolute and normalized.
+fs::path path_under(const fs::path& root, const std::string& relative, std::string_view suffix) {
+  const fs::path rel = fs::path(relative + std::string(suffix));
+  if (rel.empty() || rel.is_absolute() || relative.find('\0') != std::string::npos) return {};
+  for (const fs::path& part : rel) {
+    if (part.empty() || part == "." || part == "..") return {};  // also a trailing '/'
+  }
+  const fs::path target = (root / rel).lexically_normal();
+  // Strictly inside: every component of root is a prefix of target, and more follows.
+  auto t = target.begin();
+  for (auto r = root.begin(); r != root.end(); ++r, ++t) {
+    if (r->empty()) continue;  // trailing separator of root
+    if (t == target.end() || *t != *r) return {};
+  }
+  if (t == target.end()) return {};
+  for (; t != target.end(); ++t) {
+    if (*t == ".." || *t == ".") return {};
+  }
+  return target;
+}
+
 /// Puts outputs under OUT, one at a time (phase 2 is serial). Every system
 /// call counts on a large run, so directories already checked or created are
 /// not looked at again.
 class OutputTree {
  public:
-  OutputTree(fs::path out_dir, bool force) : out_dir_(std::move(out_dir)), force_(force) {}
+  // OUT is normalized once: doing it for every output was a tenth of a large run.
+  OutputTree(const fs::path& out_dir, bool force)
+      : out_dir_(out_dir), root_(fs::absolute(out_dir).lexically_normal()), force_(force) {}
+
+  /// Whether something already stands where `relative_file` would go.
+  [[nodiscard]] bool exists(const std::string& relative_file) const {
+    const fs::path target = path_under(root_, relative_file, "");
+    std::error_code error;
+    return !target.empty() && fs::exists(fs::symlink_status(target, error));
+  }
 
   /// Puts one output by `put(target)`; returns an error message or "".
   /// `checked`: the caller already found the target absent (or --force).
   std::string place(const std::string& relative_file, bool checked,
                     const std::function<void(const fs::path&)>& put) {
-    const fs::path target = output_path(out_dir_, relative_file, "");
+    const fs::path target = path_under(root_, relative_file, "");
     if (target.empty()) {
       return relative_file + ": the output would lie outside the output directory";
     }
@@ -353,9 +383,6 @@ class OutputTree {
     });
   }
 
-  [[nodiscard]] const fs::path& out_dir() const { return out_dir_; }
-  [[nodiscard]] bool force() const { return force_; }
-
  private:
   /// Creates the directory under OUT one component at a time, refusing any
   /// component that exists as a symlink or a non-directory.
@@ -381,6 +408,7 @@ class OutputTree {
   }
 
   fs::path out_dir_;
+  fs::path root_;
   bool force_;
   std::set<std::string> verified_;  // directories under OUT known to be real directories
 };
@@ -393,9 +421,7 @@ void write_file_outputs(OutputTree& tree, const BatchOptions& options, FileResul
   // Refuse before writing either, so a script's outputs stay a matching pair.
   if (!options.force) {
     for (const std::string& name : {yaml, report}) {
-      std::error_code error;
-      const fs::path target = output_path(options.out_dir, name, "");
-      if (!target.empty() && fs::exists(fs::symlink_status(target, error))) {
+      if (tree.exists(name)) {
         r.status = FileStatus::failed;
         r.reason = name + " already exists (use --force to overwrite)";
         return;
@@ -479,30 +505,7 @@ std::vector<Code> default_attention_codes() {
 
 fs::path output_path(const fs::path& out_dir, const std::string& relative,
                      std::string_view suffix) {
-  // Normalizing OUT for every output was a tenth of a large batch run.
-  thread_local fs::path cached_out_dir, cached_root;
-  if (cached_root.empty() || out_dir != cached_out_dir) {
-    cached_out_dir = out_dir;
-    cached_root = fs::absolute(out_dir).lexically_normal();
-  }
-  const fs::path& root = cached_root;
-  const fs::path rel = fs::path(relative + std::string(suffix));
-  if (rel.empty() || rel.is_absolute() || relative.find('\0') != std::string::npos) return {};
-  for (const fs::path& part : rel) {
-    if (part.empty() || part == "." || part == "..") return {};  // also a trailing '/'
-  }
-  const fs::path target = (root / rel).lexically_normal();
-  // Strictly inside: every component of root is a prefix of target, and more follows.
-  auto t = target.begin();
-  for (auto r = root.begin(); r != root.end(); ++r, ++t) {
-    if (r->empty()) continue;  // trailing separator of root
-    if (t == target.end() || *t != *r) return {};
-  }
-  if (t == target.end()) return {};
-  for (; t != target.end(); ++t) {
-    if (*t == ".." || *t == ".") return {};
-  }
-  return target;
+  return path_under(fs::absolute(out_dir).lexically_normal(), relative, suffix);
 }
 
 BatchRun run_batch(const BatchOptions& options) {

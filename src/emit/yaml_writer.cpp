@@ -116,7 +116,8 @@ YamlWriter& YamlWriter::operator<<(const YAML::_Comment& comment) {
   return *this;
 }
 
-YamlWriter& YamlWriter::operator<<(uint64_t value) {
+template <class Integer>
+YamlWriter& YamlWriter::write_integer(Integer value) {
   char digits[24];
   auto [end, error] = std::to_chars(digits, digits + sizeof digits, value);
   format_ = Format::automatic;
@@ -125,14 +126,8 @@ YamlWriter& YamlWriter::operator<<(uint64_t value) {
   return *this;
 }
 
-YamlWriter& YamlWriter::operator<<(int64_t value) {
-  char digits[24];
-  auto [end, error] = std::to_chars(digits, digits + sizeof digits, value);
-  format_ = Format::automatic;
-  prepare_node();
-  out_.append(digits, end);
-  return *this;
-}
+YamlWriter& YamlWriter::operator<<(uint64_t value) { return write_integer(value); }
+YamlWriter& YamlWriter::operator<<(int64_t value) { return write_integer(value); }
 
 // Before a scalar: a key starts a new line at the map's indent; a value
 // follows "key: "; a sequence item is "- " at the sequence's indent.

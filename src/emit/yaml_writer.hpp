@@ -35,6 +35,8 @@ class YamlWriter {
   [[nodiscard]] const char* c_str() const { return out_.c_str(); }
 
  private:
+  template <class Integer>
+  YamlWriter& write_integer(Integer value);
   enum class Format : uint8_t { automatic, single_quoted, double_quoted, literal };
   struct Group {
     bool is_map = true;

@@ -294,11 +294,8 @@ std::optional<std::string> literal_value(const ast::Word& word) {
 }
 
 std::string program_name(const ast::Word& word) {
-  std::optional<std::string> literal = literal_value(word);
-  if (!literal) return {};
-  const size_t slash = literal->rfind('/');
-  if (slash != std::string::npos) literal->erase(0, slash + 1);
-  return std::move(*literal);
+  std::optional<std::string> storage;
+  return std::string(program_view(word, storage));
 }
 
 std::optional<std::string_view> literal_view(const ast::Word& word,
