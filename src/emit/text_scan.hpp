@@ -29,6 +29,18 @@ inline bool is_printable_ascii_or(std::string_view text, char extra1, char extra
   return bad == 0;
 }
 
+/// The length of the UTF-8 character starting at `text[at]` (a lead byte of
+/// 0xC2 or more) when YAML readers all read it back as itself inside a literal
+/// block, else 0. Refused: invalid or overlong UTF-8 (yaml-cpp substitutes
+/// U+FFFD), C1 controls (PyYAML rejects them, and reads U+0085 as a line
+/// break), U+2028 and U+2029 (line breaks to YAML 1.1) and U+FEFF (a byte
+/// order mark).
+size_t literal_safe_utf8_length(std::string_view text, size_t at);
+
+/// Text a literal block carries unchanged: printable ASCII, tab, newline and
+/// the UTF-8 characters literal_safe_utf8_length accepts.
+bool is_literal_block_text(std::string_view text);
+
 inline size_t count_newlines(std::string_view text) {
   size_t count = 0;
   for (char c : text) count += c == '\n' ? 1 : 0;

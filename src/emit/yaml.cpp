@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "emit/text_scan.hpp"
 #include "emit/yaml_writer.hpp"
 
 #include <algorithm>
@@ -41,14 +42,12 @@ void emit_string(Out& out, const std::string& value) {
   }
 }
 
-/// A literal block keeps the command readable; yaml-cpp cannot write control
-/// characters or a leading space in one, so such commands are double-quoted.
+/// A literal block keeps the command readable; control characters, a leading
+/// space and the UTF-8 that YAML readers disagree on cannot go in one, so such
+/// commands are double-quoted.
 bool fits_literal_block(const std::string& text) {
   if (text.empty() || text.front() == ' ' || text.front() == '\t') return false;
-  return std::none_of(text.begin(), text.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return (u < 0x20 && c != '\n' && c != '\t') || u == 0x7F;
-  });
+  return is_literal_block_text(text);
 }
 
 /// "line N: TEXT" with TEXT the span's first line(s), secrets masked, cut to

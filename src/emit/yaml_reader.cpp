@@ -140,8 +140,7 @@ class Reader {
       if (line.indent < indent) break;
       if (first && line.indent != indent) return false;
       if (line.text.empty()) return false;  // whitespace-only line
-      if (!is_printable_ascii_or(line.raw, '\t', '\t'))
-        return false;  // UTF-8, control bytes: yaml-cpp decides
+      if (!is_literal_block_text(line.raw)) return false;  // control bytes: yaml-cpp decides
       value.append(first ? 0 : trailing_empty + 1, '\n');
       trailing_empty = 0;
       value += line.raw.substr(indent);

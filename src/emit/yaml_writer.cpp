@@ -212,7 +212,7 @@ void YamlWriter::write_scalar(std::string_view value, Format format) {
 }
 
 void YamlWriter::write_literal_at(std::string_view value, uint32_t indent) {
-  if (!is_printable_ascii_or(value, '\n', '\t')) {
+  if (!is_literal_block_text(value)) {
     unsupported();
     return;
   }

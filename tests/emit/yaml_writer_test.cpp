@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "emit/text_scan.hpp"
+
 namespace s2a::emit {
 namespace {
 
@@ -49,10 +51,8 @@ bool writer_should_accept(const std::vector<std::string>& values, const std::str
       if (c < 0x20 || c > 0x7E) return false;
     }
   }
-  for (char c : command) {
-    if ((c < 0x20 && c != '\n' && c != '\t') || c > 0x7E) return false;
-  }
-  return true;
+  // Literal blocks also take UTF-8 (LiteralBlockTakesSafeUtf8 pins which).
+  return is_literal_block_text(command);
 }
 
 // Where YamlWriter writes a document, it is yaml-cpp's byte for byte.
@@ -141,6 +141,31 @@ TEST(YamlWriter, RandomDocumentsMatchYamlCpp) {
     if (command.empty() || command.front() == ' ' || command.front() == '\t')
       command = "x" + command;
     expect_same_or_refused(values, command);
+  }
+}
+
+// Characters every YAML reader reads back as themselves go into the literal
+// block as they are, byte for byte what yaml-cpp writes; the rest are left to
+// yaml-cpp (the caller double-quotes such commands).
+TEST(YamlWriter, LiteralBlockTakesSafeUtf8) {
+  const std::vector<std::pair<std::string, bool>> commands = {
+      {"echo caf\xc3\xa9 \xe2\x9c\x93", true},              // é, check mark
+      {"echo \xe6\x97\xa5\xe6\x9c\xac\n  # \xf0\x9f\x9a\x80", true},  // CJK, emoji (4 bytes)
+      {"a\xc2\xa0" "b", true},                                 // no-break space
+      {"a\xc2\x85" "b", false},                                // NEL: a line break to YAML 1.1
+      {"a\xc2\x9f" "b", false},                                // C1 control
+      {"a\xe2\x80\xa8" "b", false},                            // line separator
+      {"a\xe2\x80\xa9" "b", false},                            // paragraph separator
+      {"a\xef\xbb\xbf" "b", false},                            // byte order mark
+      {"bad\xff", false},                                   // not UTF-8
+      {"cut\xe2\x9c", false},                               // truncated sequence
+      {"over\xc0\xaf", false},                              // overlong '/'
+      {"sur\xed\xa0\x80", false},                           // UTF-16 surrogate
+      {"big\xf4\x90\x80\x80", false}};                      // above U+10FFFF
+  for (const auto& [command, safe] : commands) {
+    SCOPED_TRACE(command);
+    EXPECT_EQ(is_literal_block_text(command), safe);
+    expect_same_or_refused({"v", "v", "v"}, command);
   }
 }
 
