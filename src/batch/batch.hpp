@@ -71,6 +71,12 @@ struct DirectiveCount {
 /// the run ends, so it holds no text: the YAML and the per-script report are
 /// staged on disk as soon as they exist (a batch of 25,000 scripts once held
 /// half a gigabyte here).
+/// One output of a script, ready for phase 2.
+struct StagedOutput {
+  std::filesystem::path staged;  // in OUT's staging area; empty: nothing to move
+  bool unchanged = false;        // --force, and OUT already holds exactly this content
+};
+
 struct FileResult {
   std::string relative;
   std::string display;
@@ -88,8 +94,8 @@ struct FileResult {
   std::vector<Code> codes;                      // of the diagnostics, in order
   uint32_t suppressed_count = 0;
   bool translated = false;  // read, recognised and translated (outputs to write)
-  std::filesystem::path staged_yaml;    // OUT's staging area; empty when not converted
-  std::filesystem::path staged_report;  // the per-script report, staged
+  StagedOutput yaml;    // nothing staged when not converted
+  StagedOutput report;  // the per-script report
   // Only with --report-format sarif, whose one report needs every file's text.
   std::shared_ptr<const SourceFile> file;
   Diagnostics diagnostics;
@@ -119,6 +125,7 @@ struct BatchOptions {
 struct BatchRun {
   std::vector<FileResult> files;        // every candidate, by relative path
   std::vector<std::string> written;     // outputs written, relative to OUT
+  size_t unchanged = 0;                 // outputs already up to date in OUT (--force), left alone
   std::vector<std::string> run_errors;  // problems writing run-level reports
   bool interrupted = false;
 };

@@ -396,6 +396,11 @@ std::string render_summary(const BatchRun& run, const BatchOptions& options) {
   }
   if (failures > 10) out += "  ... and " + std::to_string(failures - 10) + " more\n";
   if (!options.check && !run.interrupted) {
+    out += "outputs: " + std::to_string(run.written.size()) + " written";
+    if (run.unchanged != 0) {
+      out += ", " + std::to_string(run.unchanged) + " already up to date (left untouched)";
+    }
+    out += "\n";
     out += "reports: " + (options.out_dir / "migration-report.md").string() + ", " +
            (options.out_dir / "migration-report.json").string() + "\n";
   }

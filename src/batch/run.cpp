@@ -141,10 +141,36 @@ void compare_with_committed(const BatchOptions& options, const Translation& t, F
   r.diff = check.problem.empty() ? check.diff : check.problem + "\n";
 }
 
+/// output_path() for a root that is already absolute and normalized.
+fs::path path_under(const fs::path& root, const std::string& relative, std::string_view suffix) {
+  const fs::path rel = fs::path(relative + std::string(suffix));
+  if (rel.empty() || rel.is_absolute() || relative.find('\0') != std::string::npos) return {};
+  for (const fs::path& part : rel) {
+    if (part.empty() || part == "." || part == "..") return {};  // also a trailing '/'
+  }
+  const fs::path target = (root / rel).lexically_normal();
+  // Strictly inside: every component of root is a prefix of target, and more follows.
+  auto t = target.begin();
+  for (auto r = root.begin(); r != root.end(); ++r, ++t) {
+    if (r->empty()) continue;  // trailing separator of root
+    if (t == target.end() || *t != *r) return {};
+  }
+  if (t == target.end()) return {};
+  for (; t != target.end(); ++t) {
+    if (*t == ".." || *t == ".") return {};
+  }
+  return target;
+}
+
 /// OUT/.slurm2air-staging-*: where phase 1 puts each script's outputs.
+/// With --force, an output OUT already holds byte for byte is not staged:
+/// re-running a conversion then rewrites only what changed, which keeps
+/// modification times meaningful and spares the file system tens of
+/// thousands of creations and renames.
 class StagingArea {
  public:
-  explicit StagingArea(const fs::path& out_dir) {
+  StagingArea(const fs::path& out_dir, bool force)
+      : root_(fs::absolute(out_dir).lexically_normal()), keep_unchanged_(force) {
     for (unsigned attempt = 0; attempt < 100; ++attempt) {
       const fs::path dir = out_dir / (".slurm2air-staging-" + std::to_string(::getpid()) + "-" +
                                       std::to_string(attempt));
@@ -164,15 +190,26 @@ class StagingArea {
   StagingArea(const StagingArea&) = delete;
   StagingArea& operator=(const StagingArea&) = delete;
 
-  /// Writes the output of candidate `index`; returns its staged path.
-  fs::path stage(size_t index, std::string_view suffix, const std::string& content) const {
+  /// Stages `content`, the output `relative_file` of candidate `index`.
+  StagedOutput stage(size_t index, const std::string& relative_file, std::string_view suffix,
+                     const std::string& content) const {
+    if (keep_unchanged_ && holds(relative_file, content)) return {{}, true};
     fs::path path = dir_ / (std::to_string(index) + std::string(suffix));
     io::write_new_file(path.string(), content);
-    return path;
+    return {std::move(path), false};
   }
 
  private:
+  bool holds(const std::string& relative_file, const std::string& content) const {
+    const fs::path target = path_under(root_, relative_file, "");
+    if (target.empty()) return false;  // phase 2 reports it
+    const ReadResult existing = read_bounded(target);
+    return existing.error.empty() && existing.text == content;
+  }
+
   fs::path dir_;
+  fs::path root_;
+  bool keep_unchanged_;
 };
 
 FileResult translate_candidate(const Candidate& candidate, size_t index,
@@ -210,9 +247,12 @@ FileResult translate_candidate(const Candidate& candidate, size_t index,
   }
   if (options.check) compare_with_committed(options, t, r);
   if (staging != nullptr) {
-    if (t.workload) r.staged_yaml = staging->stage(index, kYamlSuffix, t.yaml);
-    r.staged_report = staging->stage(
-        index, ".report", render_file_report(t, options.report_format, exit_code_for(r)));
+    if (t.workload) {
+      r.yaml = staging->stage(index, r.relative + std::string(kYamlSuffix), kYamlSuffix, t.yaml);
+    }
+    r.report = staging->stage(index, r.relative + report_suffix(options.report_format),
+                              ".report",
+                              render_file_report(t, options.report_format, exit_code_for(r)));
   }
   if (options.report_format == "sarif") {
     r.file = std::shared_ptr<const SourceFile>(std::move(t.file));
@@ -297,38 +337,18 @@ void fail_colliding_outputs(std::vector<FileResult>& files) {
   for (FileResult& r : files) {
     if (!r.translated) continue;  // nothing to write
     const std::string yaml = r.relative + std::string(kYamlSuffix);
+    std::string collision;
     if (directories.count(yaml) != 0) {
-      r.status = FileStatus::failed;
-      r.reason = "its output " + yaml + " would collide with a directory of the same name";
-      continue;
+      collision = "its output " + yaml + " would collide with a directory of the same name";
+    } else if (const auto [owner, fresh] = owners.emplace(r.relative, r.display); !fresh) {
+      collision = "its output path is also the output of " + owner->second;
     }
-    const auto [owner, fresh] = owners.emplace(r.relative, r.display);
-    if (!fresh) {
-      r.status = FileStatus::failed;
-      r.reason = "its output path is also the output of " + owner->second;
-    }
+    if (collision.empty()) continue;
+    r.status = FileStatus::failed;
+    r.reason = std::move(collision);
+    r.yaml = {};  // with --force, writing them would replace the other file's outputs
+    r.report = {};
   }
-}
-
-/// output_path() for a root that is already absolute and normalized.
-fs::path path_under(const fs::path& root, const std::string& relative, std::string_view suffix) {
-  const fs::path rel = fs::path(relative + std::string(suffix));
-  if (rel.empty() || rel.is_absolute() || relative.find('\0') != std::string::npos) return {};
-  for (const fs::path& part : rel) {
-    if (part.empty() || part == "." || part == "..") return {};  // also a trailing '/'
-  }
-  const fs::path target = (root / rel).lexically_normal();
-  // Strictly inside: every component of root is a prefix of target, and more follows.
-  auto t = target.begin();
-  for (auto r = root.begin(); r != root.end(); ++r, ++t) {
-    if (r->empty()) continue;  // trailing separator of root
-    if (t == target.end() || *t != *r) return {};
-  }
-  if (t == target.end()) return {};
-  for (; t != target.end(); ++t) {
-    if (*t == ".." || *t == ".") return {};
-  }
-  return target;
 }
 
 /// Puts outputs under OUT, one at a time (phase 2 is serial). Every system
@@ -428,9 +448,13 @@ void write_file_outputs(OutputTree& tree, const BatchOptions& options, FileResul
       }
     }
   }
-  for (const auto& [name, staged] : {std::pair{yaml, r.staged_yaml}, {report, r.staged_report}}) {
-    if (staged.empty()) continue;  // no YAML for a script with errors
-    const std::string error = tree.move(name, staged, /*checked=*/true);
+  for (const auto& [name, output] : {std::pair{yaml, &r.yaml}, {report, &r.report}}) {
+    if (output->unchanged) {
+      ++run.unchanged;
+      continue;
+    }
+    if (output->staged.empty()) continue;  // no YAML for a script with errors
+    const std::string error = tree.move(name, output->staged, /*checked=*/true);
     if (!error.empty()) {
       r.status = FileStatus::failed;
       r.reason = error;
@@ -520,7 +544,7 @@ BatchRun run_batch(const BatchOptions& options) {
   const std::vector<Candidate> candidates = discover(options.roots, discover_options);
   BatchRun run;
   std::optional<StagingArea> staging;
-  if (!options.check) staging.emplace(options.out_dir);
+  if (!options.check) staging.emplace(options.out_dir, options.force);
   run.files = translate_all(candidates, options, staging ? &*staging : nullptr, run.interrupted);
   // An interrupted run writes nothing: half a migration is worse than none.
   if (run.interrupted || options.check) return run;

@@ -207,6 +207,53 @@ TEST_F(BatchTree, NeverOverwritesWithoutForce) {
   EXPECT_TRUE(before == snapshot(base_ / "out-force"));
 }
 
+ino_t inode_of(const fs::path& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 ? info.st_ino : 0;
+}
+
+// A --force re-run replaces what changed and leaves identical outputs as they
+// are (same inode: not even rewritten).
+TEST_F(BatchTree, ForceRewritesOnlyWhatChanged) {
+  BatchOptions o = options("out-rerun", 2);
+  o.roots = {(base_ / "in/team0").string()};
+  o.force = true;
+  (void)run_batch(o);
+  const fs::path same = base_ / "out-rerun/job0.sh.yaml";
+  const fs::path edited = base_ / "out-rerun/job30.sh.yaml";
+  const std::string expected = slurp(edited);
+  write(edited, "stale\n");
+  const ino_t same_inode = inode_of(same);
+  const BatchRun again = run_batch(o);
+  EXPECT_EQ(slurp(edited), expected);
+  EXPECT_EQ(inode_of(same), same_inode);
+  EXPECT_GT(again.unchanged, 100U);
+  EXPECT_EQ(again.written.size(), 3U);  // the edited YAML and the two migration reports
+  EXPECT_NE(render_summary(again, o).find("already up to date"), std::string::npos);
+}
+
+// Two roots with the same name map to one output: the later fails and, even
+// with --force, writes nothing over the earlier one's outputs.
+TEST(BatchCollision, LaterFileWritesNothing) {
+  const fs::path base = fs::temp_directory_path() / ("s2a-collide-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  write(base / "a/x/job.sh", "#!/bin/bash\n#SBATCH --gpus-per-node=8\npython a.py\n");
+  write(base / "b/x/job.sh", "#!/bin/bash\n#SBATCH --gpus-per-node=8\npython b.py\n");
+  BatchOptions o;
+  o.roots = {(base / "a/x").string(), (base / "b/x").string()};
+  o.out_dir = base / "out";
+  o.jobs = 2;
+  o.force = true;
+  const BatchRun run = run_batch(o);
+  ASSERT_EQ(run.files.size(), 2U);
+  EXPECT_EQ(run.files[1].status, FileStatus::failed);
+  EXPECT_NE(run.files[1].reason.find("also the output of"), std::string::npos);
+  const std::string yaml = slurp(base / "out/x/job.sh.yaml");
+  EXPECT_NE(yaml.find("python a.py"), std::string::npos) << yaml;
+  EXPECT_EQ(yaml.find("python b.py"), std::string::npos) << yaml;
+  fs::remove_all(base);
+}
+
 TEST_F(BatchTree, CheckFindsOneCharacterDrift) {
   BatchOptions o = options("out-check", 2);
   o.roots = {(base_ / "in/team0").string()};
