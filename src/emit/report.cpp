@@ -1,6 +1,7 @@
 #include "emit/report.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "emit/json_writer.hpp"
 
@@ -16,24 +17,48 @@ Region region_of(const SourceFile& file, Span span) {
   return {file.line_col(span.begin), file.line_col(std::max(span.begin, span.end))};
 }
 
-/// Printable form of a source line: control bytes shown as '?', so a report
-/// never carries terminal escapes from the script.
-std::string printable(std::string line) {
-  for (char& c : line) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\t') || u == 0x7F) c = '?';
+/// Appends `text` with control bytes shown as '?', so a report never carries
+/// terminal escapes from the script.
+void append_printable(std::string& out, std::string_view text) {
+  const size_t from = out.size();
+  out += text;
+  for (size_t i = from; i < out.size(); ++i) {
+    const auto u = static_cast<unsigned char>(out[i]);
+    if ((u < 0x20 && out[i] != '\t') || u == 0x7F) out[i] = '?';
   }
-  return line;
 }
 
-std::string caret_line(std::string_view line, uint32_t from_col, uint32_t to_col) {
-  std::string out;
+void append_number(std::string& out, uint32_t number) {
+  char digits[16];
+  const auto [end, error] = std::to_chars(digits, digits + sizeof digits, number);
+  out.append(digits, end);
+}
+
+void append_caret_line(std::string& out, std::string_view line, uint32_t from_col,
+                       uint32_t to_col) {
   for (uint32_t col = 1; col < from_col && col <= line.size(); ++col) {
     out.push_back(line[col - 1] == '\t' ? '\t' : ' ');
   }
   out.push_back('^');
   for (uint32_t col = from_col + 1; col < to_col && col <= line.size(); ++col) out.push_back('~');
-  return out;
+}
+
+// Reports are built by appending: one is written per script of a batch, and
+// the temporaries of `a + b + c` were a tenth of a batch re-run.
+void append_gcc_line(std::string& out, const ReportInput& input, const Diagnostic& d,
+                     const Region& r) {
+  append_printable(out, input.file.name());
+  out += ':';
+  append_number(out, r.start.line);
+  out += ':';
+  append_number(out, r.start.col);
+  out += ": ";
+  out += severity_name(d.severity());
+  out += ": ";
+  append_printable(out, d.message);
+  out += " [";
+  out += code_id(d.code);
+  out += "]\n";
 }
 
 }  // namespace
@@ -46,23 +71,16 @@ std::string redacted_line(const ReportInput& input, uint32_t line) {
     const uint32_t end = std::min(secret.end, line_span.end);
     for (uint32_t i = begin; i < end; ++i) text[i - line_span.begin] = '*';
   }
-  return printable(std::move(text));
+  std::string out;
+  append_printable(out, text);
+  return out;
 }
-
-namespace {
-
-std::string gcc_line(const ReportInput& input, const Diagnostic& d) {
-  const Region r = region_of(input.file, d.span);
-  return printable(input.file.name()) + ":" + std::to_string(r.start.line) + ":" +
-         std::to_string(r.start.col) + ": " + std::string(severity_name(d.severity())) + ": " +
-         printable(d.message) + " [" + code_id(d.code) + "]\n";
-}
-
-}  // namespace
 
 std::string render_gcc(const ReportInput& input) {
   std::string out;
-  for (const Diagnostic& d : input.diagnostics) out += gcc_line(input, d);
+  for (const Diagnostic& d : input.diagnostics) {
+    append_gcc_line(out, input, d, region_of(input.file, d.span));
+  }
   return out;
 }
 
@@ -70,17 +88,29 @@ std::string render_text(const ReportInput& input) {
   std::string out;
   for (const Diagnostic& d : input.diagnostics) {
     const Region r = region_of(input.file, d.span);
-    out += gcc_line(input, d);
+    append_gcc_line(out, input, d, r);
     const std::string line = redacted_line(input, r.start.line);
     if (!line.empty()) {
-      const std::string number = std::to_string(r.start.line);
-      const std::string gutter(number.size(), ' ');
+      const size_t gutter = out.size();
+      out += ' ';
+      append_number(out, r.start.line);
+      const size_t number_width = out.size() - gutter - 1;
+      out += " | ";
+      out += line;
+      out += '\n';
+      out += ' ';
+      out.append(number_width, ' ');
+      out += " | ";
       const uint32_t to_col = r.end.line == r.start.line ? r.end.col
                                                          : static_cast<uint32_t>(line.size() + 1);
-      out += " " + number + " | " + line + "\n";
-      out += " " + gutter + " | " + caret_line(line, r.start.col, to_col) + "\n";
+      append_caret_line(out, line, r.start.col, to_col);
+      out += '\n';
     }
-    if (!d.hint.empty()) out += "  hint: " + printable(d.hint) + "\n";
+    if (!d.hint.empty()) {
+      out += "  hint: ";
+      append_printable(out, d.hint);
+      out += '\n';
+    }
   }
   return out;
 }
