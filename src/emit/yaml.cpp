@@ -13,21 +13,24 @@
 
 namespace s2a::emit {
 
-bool yaml_plain_is_typed(const std::string& value) {
+bool yaml_plain_is_typed(std::string_view value) {
   if (value.empty()) return true;
-  std::string lower(value);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf",
-                           "-.inf", "+.inf", ".nan"}) {
-    if (lower == word) return true;
+  const auto spelled = [value](std::string_view lower_word) {
+    return value.size() == lower_word.size() &&
+           std::equal(value.begin(), value.end(), lower_word.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == b;
+           });
+  };
+  for (std::string_view word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~",
+                                ".inf", "-.inf", "+.inf", ".nan"}) {
+    if (spelled(word)) return true;
   }
   // Numbers in any YAML 1.1 or 1.2 spelling: 12, -1.5, 1e3, 0x1F, 0o17, 1_000, 1:30.
-  const size_t start = (lower[0] == '-' || lower[0] == '+') ? 1 : 0;
-  const std::string_view body = std::string_view(lower).substr(start);
+  const size_t start = (value[0] == '-' || value[0] == '+') ? 1 : 0;
+  const std::string_view body = value.substr(start);
   const bool has_digit = body.find_first_of("0123456789") != std::string_view::npos;
   return has_digit &&
-         body.find_first_not_of("0123456789._:eox+-abcdef") == std::string_view::npos &&
+         body.find_first_not_of("0123456789._:eEoOxX+-abcdefABCDEF") == std::string_view::npos &&
          (std::isdigit(static_cast<unsigned char>(body[0])) || body[0] == '.');
 }
 

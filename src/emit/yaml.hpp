@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "air/workload.hpp"
@@ -16,7 +17,7 @@ struct YamlOptions {
 
 /// Strings a YAML 1.1/1.2 reader would take for a number, a boolean or null
 /// when written plain; they must be quoted to stay strings.
-[[nodiscard]] bool yaml_plain_is_typed(const std::string& value);
+[[nodiscard]] bool yaml_plain_is_typed(std::string_view value);
 
 [[nodiscard]] std::string emit_workload_yaml(const air::Workload& workload, const SourceFile& file,
                                              const YamlOptions& options);

@@ -48,6 +48,15 @@ std::string read_script(const std::string& path) {
 
 namespace {
 
+/// The process umask, read once before main() while there is one thread:
+/// umask(2) can only be read by setting it, which must not race with other
+/// threads creating files.
+const mode_t kUmask = [] {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return mask;
+}();
+
 /// Writes all of `content` to `fd`; false with errno set on failure.
 bool write_all(int fd, std::string_view content) {
   size_t written = 0;
@@ -97,7 +106,10 @@ void write_atomically(const std::string& path, const std::string& content) {
 void write_new_file(const std::string& path, const std::string& content) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) throw FileError(path + ": cannot be written (" + std::strerror(errno) + ")");
-  const bool written = write_all(fd, content) && ::fchmod(fd, 0644) == 0;
+  // open() already gave 0644 unless the umask takes some of it away (batch
+  // writes tens of thousands of files: the extra call is only made then).
+  const bool written =
+      write_all(fd, content) && ((kUmask & 0644) == 0 || ::fchmod(fd, 0644) == 0);
   const std::string reason = std::strerror(errno);
   if (::close(fd) != 0 || !written) {
     ::unlink(path.c_str());

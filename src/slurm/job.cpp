@@ -283,7 +283,7 @@ Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
   Job job;
   for (const Option& option : scan.options) {
     if (option.component == 0 && !option.overridden) {
-      job.final_options[std::string(option.name())] = &option;
+      job.final_options[option.name()] = &option;
     }
   }
   report_overridden(scan, job, diagnostics);

@@ -62,7 +62,8 @@ struct Job {
   std::optional<Sourced<std::string>> container_image;
 
   /// The final occurrence of every option of component 0, by canonical name.
-  std::map<std::string, const directives::Option*, std::less<>> final_options;
+  /// Keys view the static option tables.
+  std::map<std::string_view, const directives::Option*, std::less<>> final_options;
 
   // Derived (spec/slurm-sbatch.md §2.21); empty when the script does not say.
   [[nodiscard]] std::optional<uint64_t> node_count() const;        // min nodes

@@ -321,6 +321,28 @@ TEST(Glob, NameOrPath) {
   EXPECT_TRUE(glob_matches("legacy", "x/legacy"));
 }
 
+// Outputs are rw-r--r-- whatever the umask (the check is skipped when the
+// umask already allows it, so both paths are run).
+TEST(BatchCli, OutputsAreWorldReadable) {
+  const fs::path dir = fs::temp_directory_path() / ("s2a-batch-mode-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  write(dir / "in/a.sh", script(0));
+  for (const char* mask : {"077", "022"}) {
+    const std::string out = std::string("out") + mask;
+    const auto result = testing::run_process(
+        "/bin/sh",
+        {"-c", std::string("umask ") + mask + " && exec \"$0\" batch in --out-dir " + out,
+         SLURM2AIR_BINARY},
+        dir.string());
+    EXPECT_EQ(result.exit_code, 0) << result.err << result.out;
+    for (const char* name : {"a.sh.yaml", "a.sh.report.txt", "migration-report.md"}) {
+      const auto perms = fs::status(dir / out / name).permissions();
+      EXPECT_EQ(perms, fs::perms(0644)) << mask << " " << name;
+    }
+  }
+  fs::remove_all(dir);
+}
+
 TEST(BatchCli, ExitCodesSummaryAndCheck) {
   const fs::path dir = fs::temp_directory_path() / ("s2a-batch-cli-" + std::to_string(::getpid()));
   fs::remove_all(dir);
