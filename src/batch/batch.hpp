@@ -96,6 +96,7 @@ struct FileResult {
   bool translated = false;  // read, recognised and translated (outputs to write)
   StagedOutput yaml;    // nothing staged when not converted
   StagedOutput report;  // the per-script report
+  bool no_yaml = false;  // translated, but the script has errors: it has no YAML
   // Only with --report-format sarif, whose one report needs every file's text.
   std::shared_ptr<const SourceFile> file;
   Diagnostics diagnostics;
@@ -126,6 +127,7 @@ struct BatchRun {
   std::vector<FileResult> files;        // every candidate, by relative path
   std::vector<std::string> written;     // outputs written, relative to OUT
   size_t unchanged = 0;                 // outputs already up to date in OUT (--force), left alone
+  size_t removed = 0;                   // YAML of earlier runs for scripts that no longer convert
   std::vector<std::string> run_errors;  // problems writing run-level reports
   bool interrupted = false;
 };

@@ -400,6 +400,10 @@ std::string render_summary(const BatchRun& run, const BatchOptions& options) {
     if (run.unchanged != 0) {
       out += ", " + std::to_string(run.unchanged) + " already up to date (left untouched)";
     }
+    if (run.removed != 0) {
+      out += ", " + std::to_string(run.removed) +
+             " earlier YAML removed (their scripts no longer convert)";
+    }
     out += "\n";
     out += "reports: " + (options.out_dir / "migration-report.md").string() + ", " +
            (options.out_dir / "migration-report.json").string() + "\n";

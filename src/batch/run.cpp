@@ -129,9 +129,14 @@ void compare_with_committed(const BatchOptions& options, const Translation& t, F
   const fs::path committed = output_path(options.out_dir, r.relative, kYamlSuffix);
   const ReadResult existing = read_bounded(committed);
   const std::string label = r.relative + std::string(kYamlSuffix);
+  if (!t.workload) {
+    // batch writes no YAML for a script with errors: only none committed is current.
+    if (!existing.error.empty()) return;
+    r.stale = true;
+    r.diff = label + ": committed, but the script no longer converts (see its report)\n";
+    return;
+  }
   if (!existing.error.empty()) {
-    // batch writes no YAML for a script with errors: none committed is current.
-    if (!t.workload) return;
     r.stale = true;
     r.diff = label + ": no committed translation (" + existing.error + ")\n";
     return;
@@ -239,6 +244,7 @@ FileResult translate_candidate(const Candidate& candidate, size_t index,
   if (!t.workload) {
     r.status = FileStatus::failed;
     r.reason = "not converted: the script has errors";
+    r.no_yaml = true;
   } else {
     const bool findings = std::any_of(r.codes.begin(), r.codes.end(), [](Code code) {
       return code_info(code).severity != Severity::note;
@@ -348,6 +354,7 @@ void fail_colliding_outputs(std::vector<FileResult>& files) {
     r.reason = std::move(collision);
     r.yaml = {};  // with --force, writing them would replace the other file's outputs
     r.report = {};
+    r.no_yaml = false;
   }
 }
 
@@ -394,6 +401,27 @@ class OutputTree {
     return "";
   }
 
+  /// Removes an earlier output file, if there is one; returns an error message or "".
+  std::string remove(const std::string& relative_file) {
+    const fs::path target = path_under(root_, relative_file, "");
+    if (target.empty()) return "";
+    // The same directory checks as for writing: never through a symlink.
+    const std::string dir_error =
+        ensure_directory(fs::path(relative_file).lexically_normal().parent_path());
+    if (!dir_error.empty()) return dir_error;
+    std::error_code error;
+    const fs::file_status status = fs::symlink_status(target, error);
+    if (!fs::exists(status)) return "";
+    if (!fs::is_regular_file(status)) return relative_file + " exists and is not a regular file";
+    if (!fs::remove(target, error) && error) {
+      return relative_file + ": cannot remove the earlier translation (" + error.message() + ")";
+    }
+    ++removed_;
+    return "";
+  }
+
+  [[nodiscard]] size_t removed() const { return removed_; }
+
   /// Renames a staged file into place (same file system: atomic).
   std::string move(const std::string& relative_file, const fs::path& staged, bool checked) {
     return place(relative_file, checked, [&](const fs::path& target) {
@@ -431,6 +459,7 @@ class OutputTree {
   fs::path root_;
   bool force_;
   std::set<std::string> verified_;  // directories under OUT known to be real directories
+  size_t removed_ = 0;
 };
 
 void write_file_outputs(OutputTree& tree, const BatchOptions& options, FileResult& r,
@@ -446,6 +475,16 @@ void write_file_outputs(OutputTree& tree, const BatchOptions& options, FileResul
         r.reason = name + " already exists (use --force to overwrite)";
         return;
       }
+    }
+  }
+  if (r.no_yaml && options.force) {
+    // The script no longer converts: a YAML from an earlier run would
+    // contradict its report, so --force takes it away.
+    const std::string error = tree.remove(yaml);
+    if (!error.empty()) {
+      r.status = FileStatus::failed;
+      r.reason = error;
+      return;
     }
   }
   for (const auto& [name, output] : {std::pair{yaml, &r.yaml}, {report, &r.report}}) {
@@ -557,6 +596,7 @@ BatchRun run_batch(const BatchOptions& options) {
     }
     write_file_outputs(tree, options, r, run);
   }
+  run.removed = tree.removed();
   write_run_outputs(tree, options, run);
   return run;
 }

@@ -232,6 +232,39 @@ TEST_F(BatchTree, ForceRewritesOnlyWhatChanged) {
   EXPECT_NE(render_summary(again, o).find("already up to date"), std::string::npos);
 }
 
+// A script that stops converting: --check calls its committed YAML stale and
+// a --force run removes it, so OUT never holds a translation its report
+// contradicts.
+TEST(BatchRerun, ScriptThatNoLongerConverts) {
+  const fs::path base = fs::temp_directory_path() / ("s2a-rerun-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  write(base / "in/job.sh", script(0));
+  BatchOptions o;
+  o.roots = {(base / "in").string()};
+  o.out_dir = base / "out";
+  o.jobs = 1;
+  o.force = true;
+  (void)run_batch(o);
+  ASSERT_TRUE(fs::exists(base / "out/job.sh.yaml"));
+  std::string too_long = "#!/bin/bash\n#SBATCH --gpus-per-node=8\n";  // over 1,000 lines
+  for (int i = 0; i < 1200; ++i) too_long += "echo step" + std::to_string(i) + "\n";
+  write(base / "in/job.sh", too_long);
+  o.check = true;
+  const BatchRun check = run_batch(o);
+  ASSERT_EQ(check.files.size(), 1U);
+  EXPECT_TRUE(check.files[0].stale);
+  EXPECT_NE(check.files[0].diff.find("no longer converts"), std::string::npos);
+  o.check = false;
+  const BatchRun forced = run_batch(o);
+  EXPECT_FALSE(fs::exists(base / "out/job.sh.yaml"));
+  EXPECT_TRUE(fs::exists(base / "out/job.sh.report.txt"));
+  EXPECT_EQ(forced.removed, 1U);
+  EXPECT_NE(render_summary(forced, o).find("1 earlier YAML removed"), std::string::npos);
+  o.check = true;
+  EXPECT_FALSE(run_batch(o).files[0].stale);  // OUT now matches what batch writes
+  fs::remove_all(base);
+}
+
 // Two roots with the same name map to one output: the later fails and, even
 // with --force, writes nothing over the earlier one's outputs.
 TEST(BatchCollision, LaterFileWritesNothing) {
