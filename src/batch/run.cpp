@@ -422,6 +422,15 @@ class OutputTree {
 
   [[nodiscard]] size_t removed() const { return removed_; }
 
+  /// For an output left as it is: the same directory checks as for writing,
+  /// so a symlink planted in OUT is refused whether or not the file changed.
+  std::string check_in_place(const std::string& relative_file) {
+    if (path_under(root_, relative_file, "").empty()) {
+      return relative_file + ": the output would lie outside the output directory";
+    }
+    return ensure_directory(fs::path(relative_file).lexically_normal().parent_path());
+  }
+
   /// Renames a staged file into place (same file system: atomic).
   std::string move(const std::string& relative_file, const fs::path& staged, bool checked) {
     return place(relative_file, checked, [&](const fs::path& target) {
@@ -488,18 +497,19 @@ void write_file_outputs(OutputTree& tree, const BatchOptions& options, FileResul
     }
   }
   for (const auto& [name, output] : {std::pair{yaml, &r.yaml}, {report, &r.report}}) {
-    if (output->unchanged) {
-      ++run.unchanged;
-      continue;
-    }
-    if (output->staged.empty()) continue;  // no YAML for a script with errors
-    const std::string error = tree.move(name, output->staged, /*checked=*/true);
+    if (!output->unchanged && output->staged.empty()) continue;  // no YAML: the script has errors
+    const std::string error = output->unchanged ? tree.check_in_place(name)
+                                                : tree.move(name, output->staged, /*checked=*/true);
     if (!error.empty()) {
       r.status = FileStatus::failed;
       r.reason = error;
       return;
     }
-    run.written.push_back(name);
+    if (output->unchanged) {
+      ++run.unchanged;
+    } else {
+      run.written.push_back(name);
+    }
   }
 }
 

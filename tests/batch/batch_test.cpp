@@ -265,6 +265,27 @@ TEST(BatchRerun, ScriptThatNoLongerConverts) {
   fs::remove_all(base);
 }
 
+// Unchanged outputs get the same checks as written ones: a directory of OUT
+// swapped for a symlink (to identical files) is still refused.
+TEST(BatchRerun, UnchangedOutputBehindASymlinkIsRefused) {
+  const fs::path base = fs::temp_directory_path() / ("s2a-rerun-link-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  write(base / "in/sub/job.sh", script(0));
+  BatchOptions o;
+  o.roots = {(base / "in").string()};
+  o.out_dir = base / "out";
+  o.jobs = 1;
+  o.force = true;
+  (void)run_batch(o);
+  fs::rename(base / "out/sub", base / "elsewhere");
+  fs::create_directory_symlink(base / "elsewhere", base / "out/sub");
+  const BatchRun again = run_batch(o);
+  ASSERT_EQ(again.files.size(), 1U);
+  EXPECT_EQ(again.files[0].status, FileStatus::failed);
+  EXPECT_NE(again.files[0].reason.find("symbolic link"), std::string::npos) << again.files[0].reason;
+  fs::remove_all(base);
+}
+
 // Two roots with the same name map to one output: the later fails and, even
 // with --force, writes nothing over the earlier one's outputs.
 TEST(BatchCollision, LaterFileWritesNothing) {
