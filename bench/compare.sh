@@ -75,7 +75,7 @@ rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
 s2a_fresh=$(for ((i = 0; i < runs; i++)); do
   rm -rf "$out" && sync
   /usr/bin/time -f %e -o "$work/fresh.txt" $write_cmd > /dev/null 2>&1 || true
-  cat "$work/fresh.txt"
+  tail -n 1 "$work/fresh.txt"  # after "Command exited with non-zero status N"
 done | sort -n | awk '{t[NR] = $1} END {printf "%.1f", t[int((NR + 1) / 2)] * 1000}')
 s2a_write=$(median_ms "$write_cmd")
 s2a_check=$(median_ms "$check_cmd")
