@@ -9,6 +9,7 @@
 #include "emit/text_scan.hpp"
 #include "emit/validate.hpp"
 #include "emit/yaml.hpp"
+#include "source/utf8.hpp"
 
 namespace s2a {
 namespace {
@@ -103,6 +104,25 @@ std::string replace_all(std::string text, const std::vector<std::string>& secret
   return text;
 }
 
+void make_valid_utf8(air::Workload& w) {
+  for (std::string* text : {&w.experiment_name, &w.code_source_root, &w.command}) {
+    *text = with_valid_utf8(std::move(*text));
+  }
+  for (std::vector<air::NamedValue>* values : {&w.env_variables, &w.secrets}) {
+    for (air::NamedValue& v : *values) {
+      v.name = with_valid_utf8(std::move(v.name));
+      v.value = with_valid_utf8(std::move(v.value));
+    }
+  }
+  for (std::string& dependency : w.environment.dependencies) {
+    dependency = with_valid_utf8(std::move(dependency));
+  }
+  for (std::optional<std::string>* image :
+       {&w.environment.version, &w.environment.docker_image, &w.environment.unity_catalog_image}) {
+    if (*image) **image = with_valid_utf8(std::move(**image));
+  }
+}
+
 /// Emits the workload and keeps it only if it reads back valid. No secret
 /// byte may reach the YAML: provenance comments mask them, and anything left
 /// (a value copied by another rule) is replaced before the check.
@@ -117,8 +137,11 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
          "script that calls it: `bash run.sh`"});
     return;
   }
-  // The command and values are masked first, so the YAML below reads back as
-  // the workload it came from.
+  // YAML is UTF-8: a script that is not (reported as S2A1006) has its invalid
+  // bytes written as U+FFFD, here rather than inside the YAML writer, so the
+  // YAML below reads back as the workload it came from.
+  make_valid_utf8(workload);
+  // The command and values are masked first, for the same reason.
   const std::vector<std::string> secrets = secret_strings(*t.file, t.redactions);
   workload.command = replace_all(std::move(workload.command), secrets, "REDACTED");
   for (air::NamedValue& variable : workload.env_variables) {

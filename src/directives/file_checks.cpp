@@ -9,6 +9,7 @@
 #include <string>
 
 #include "directives/text_util.hpp"
+#include "source/utf8.hpp"
 
 namespace s2a::directives::detail {
 namespace {
@@ -82,54 +83,14 @@ void check_crlf(std::string_view text, Diagnostics& out) {
                  "convert the file to Unix line endings, e.g. with `dos2unix`"});
 }
 
-/// Length of the valid UTF-8 sequence at text[i], or 0 if it is invalid.
-size_t utf8_sequence(std::string_view text, size_t i) {
-  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  if (lead < 0x80) return 1;
-  size_t length = 0;
-  unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;
-    if (lead == 0xED) high = 0x9F;  // no surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;
-    if (lead == 0xF4) high = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + length > text.size()) return 0;
-  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
-  for (size_t k = 2; k < length; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  }
-  return length;
-}
-
-/// The first byte at or after `from` that is not ASCII. Scripts are almost
-/// all ASCII, so eight bytes are tested at a time.
-size_t next_non_ascii(std::string_view text, size_t from) {
-  constexpr uint64_t kHighBits = 0x8080808080808080ULL;
-  for (uint64_t chunk = 0; from + sizeof chunk <= text.size(); from += sizeof chunk) {
-    std::memcpy(&chunk, text.data() + from, sizeof chunk);
-    if ((chunk & kHighBits) != 0) break;
-  }
-  while (from < text.size() && static_cast<unsigned char>(text[from]) < 0x80) ++from;
-  return from;
-}
-
 void check_utf8(std::string_view text, Diagnostics& out) {
   for (size_t i = next_non_ascii(text, 0); i < text.size(); i = next_non_ascii(text, i)) {
-    const size_t length = utf8_sequence(text, i);
+    const size_t length = utf8_sequence_length(text, i);
     if (length == 0) {
       out.push_back({Code::invalid_utf8,
                      {static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1)},
-                     "the script is not valid UTF-8 (Slurm does not mind, but the translated "
-                     "YAML must be UTF-8)",
+                     "the script is not valid UTF-8 (Slurm does not mind, but YAML must be "
+                     "UTF-8: the translation shows each invalid byte as U+FFFD)",
                      "re-encode the file as UTF-8, e.g. with `iconv -f latin1 -t utf-8`"});
       return;
     }

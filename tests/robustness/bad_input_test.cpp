@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <string>
 
+#include "source/utf8.hpp"
 #include "support/run_process.hpp"
 
 namespace s2a {
@@ -86,6 +87,17 @@ TEST_F(BadInput, InvalidUtf8IsAWarningNotACrash) {
   const ProcessResult r = run({write("u.sh", script("#SBATCH -J \xff\xfe\npython x.py\n"))});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("[S2A1006]"), std::string::npos) << r.err;
+}
+
+// Latin-1 in the body (an accented word in an echo): still translated, the
+// byte shown as U+FFFD, and the YAML is UTF-8.
+TEST_F(BadInput, InvalidUtf8InTheBodyIsTranslated) {
+  const ProcessResult r = run({write("latin1.sh", script("echo \"caf\xe9 \xff\"\npython x.py\n"))});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("[S2A1006]"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("[S2A1000]"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("echo \"caf\xEF\xBF\xBD \xEF\xBF\xBD\""), std::string::npos) << r.out;
+  EXPECT_EQ(with_valid_utf8(r.out), r.out);  // nothing left to replace: valid UTF-8
 }
 
 TEST_F(BadInput, HugeScriptIsRefusedQuickly) {
