@@ -4,8 +4,8 @@
 
 #include "air/directive_policy.hpp"
 #include "air/map_workload.hpp"
-#include "diag/suppress.hpp"
 #include "bundle/workflow.hpp"
+#include "diag/suppress.hpp"
 #include "emit/text_scan.hpp"
 #include "emit/validate.hpp"
 #include "emit/yaml.hpp"
@@ -15,8 +15,9 @@ namespace s2a {
 namespace {
 
 void sort_by_position(Diagnostics& diagnostics) {
-  std::stable_sort(diagnostics.begin(), diagnostics.end(),
-                   [](const Diagnostic& a, const Diagnostic& b) { return a.span.begin < b.span.begin; });
+  std::stable_sort(
+      diagnostics.begin(), diagnostics.end(),
+      [](const Diagnostic& a, const Diagnostic& b) { return a.span.begin < b.span.begin; });
 }
 
 /// Text with NUL bytes is binary, and an empty file has no job: neither is
@@ -78,9 +79,7 @@ std::vector<std::string> secret_strings(const SourceFile& file, const std::vecto
   return out;
 }
 
-bool is_identifier_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 /// Replaces each whole occurrence of a secret: one embedded in a longer name
 /// (the value API_KEY inside ${WANDB_API_KEY}) is other text, not the secret.
@@ -89,10 +88,10 @@ std::string replace_all(std::string text, const std::vector<std::string>& secret
   for (const std::string& secret : secrets) {
     for (size_t at = text.find(secret); at != std::string::npos;) {
       const size_t end = at + secret.size();
-      const bool whole = (at == 0 || !is_identifier_char(text[at - 1]) ||
-                          !is_identifier_char(secret.front())) &&
-                         (end == text.size() || !is_identifier_char(text[end]) ||
-                          !is_identifier_char(secret.back()));
+      const bool whole =
+          (at == 0 || !is_identifier_char(text[at - 1]) || !is_identifier_char(secret.front())) &&
+          (end == text.size() || !is_identifier_char(text[end]) ||
+           !is_identifier_char(secret.back()));
       if (!whole) {
         at = text.find(secret, at + 1);
         continue;
@@ -130,7 +129,8 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
   const auto lines = static_cast<long>(emit::count_newlines(workload.command));
   if (lines > air::kMaxCommandLines) {
     t.diagnostics.push_back(
-        {Code::command_too_long, {},
+        {Code::command_too_long,
+         {},
          "the command would have " + std::to_string(lines) + " lines; AI Runtime accepts at most " +
              std::to_string(air::kMaxCommandLines),
          "move the body into a script under the code root (e.g. run.sh), then translate a "
@@ -147,12 +147,13 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
   for (air::NamedValue& variable : workload.env_variables) {
     variable.value = replace_all(std::move(variable.value), secrets, "REDACTED");
   }
-  std::string yaml = emit::emit_workload_yaml(workload, *t.file,
-                                              {options.provenance_comments, &t.redactions});
+  std::string yaml =
+      emit::emit_workload_yaml(workload, *t.file, {options.provenance_comments, &t.redactions});
   yaml = replace_all(std::move(yaml), secrets, "REDACTED");
   const std::vector<std::string> problems = emit::validate_workload_yaml(yaml, workload);
   for (const std::string& problem : problems) {
-    t.diagnostics.push_back({Code::internal_error, {},
+    t.diagnostics.push_back({Code::internal_error,
+                             {},
                              "the emitted YAML fails its check: " + problem,
                              "please report this script to the slurm2air maintainers"});
   }
@@ -188,10 +189,14 @@ std::string redact(const Translation& t, std::string text) {
 
 std::string_view status_name(DirectiveStatus status) {
   switch (status) {
-    case DirectiveStatus::mapped: return "mapped";
-    case DirectiveStatus::approximated: return "approximated";
-    case DirectiveStatus::reported: return "reported";
-    case DirectiveStatus::no_effect: return "no_effect";
+    case DirectiveStatus::mapped:
+      return "mapped";
+    case DirectiveStatus::approximated:
+      return "approximated";
+    case DirectiveStatus::reported:
+      return "reported";
+    case DirectiveStatus::no_effect:
+      return "no_effect";
   }
   return "reported";
 }
@@ -211,8 +216,8 @@ Translation translate(std::string file_name, std::string text, const TranslateOp
   // 2. What they mean: typed options with provenance.
   t.job = slurm::build_job(t.scan, diagnostics);
   // 3. What each directive becomes on AI Runtime.
-  t.directives = air::apply_directive_policy(t.scan, diagnostics,
-                                             options.target == OutputTarget::bundle);
+  t.directives =
+      air::apply_directive_policy(t.scan, diagnostics, options.target == OutputTarget::bundle);
   // 4. The body: every command and where it runs.
   t.body = slurm::analyze_body(*t.file, t.scan.body_offset, diagnostics);
   // 4b. Workflow constructs: arrays, mail, dependencies, requeue, drivers.

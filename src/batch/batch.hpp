@@ -94,9 +94,9 @@ struct FileResult {
   std::vector<Code> codes;                      // of the diagnostics, in order
   uint32_t suppressed_count = 0;
   bool translated = false;  // read, recognised and translated (outputs to write)
-  StagedOutput yaml;    // nothing staged when not converted
-  StagedOutput report;  // the per-script report
-  bool no_yaml = false;  // translated, but the script has errors: it has no YAML
+  StagedOutput yaml;        // nothing staged when not converted
+  StagedOutput report;      // the per-script report
+  bool no_yaml = false;     // translated, but the script has errors: it has no YAML
   // Only with --report-format sarif, whose one report needs every file's text.
   std::shared_ptr<const SourceFile> file;
   Diagnostics diagnostics;

@@ -256,8 +256,7 @@ FileResult translate_candidate(const Candidate& candidate, size_t index,
     if (t.workload) {
       r.yaml = staging->stage(index, r.relative + std::string(kYamlSuffix), kYamlSuffix, t.yaml);
     }
-    r.report = staging->stage(index, r.relative + report_suffix(options.report_format),
-                              ".report",
+    r.report = staging->stage(index, r.relative + report_suffix(options.report_format), ".report",
                               render_file_report(t, options.report_format, exit_code_for(r)));
   }
   if (options.report_format == "sarif") {

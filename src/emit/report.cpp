@@ -101,8 +101,8 @@ std::string render_text(const ReportInput& input) {
       out += ' ';
       out.append(number_width, ' ');
       out += " | ";
-      const uint32_t to_col = r.end.line == r.start.line ? r.end.col
-                                                         : static_cast<uint32_t>(line.size() + 1);
+      const uint32_t to_col =
+          r.end.line == r.start.line ? r.end.col : static_cast<uint32_t>(line.size() + 1);
       append_caret_line(out, line, r.start.col, to_col);
       out += '\n';
     }

@@ -139,7 +139,7 @@ class Reader {
       }
       if (line.indent < indent) break;
       if (first && line.indent != indent) return false;
-      if (line.text.empty()) return false;  // whitespace-only line
+      if (line.text.empty()) return false;                 // whitespace-only line
       if (!is_literal_block_text(line.raw)) return false;  // control bytes: yaml-cpp decides
       value.append(first ? 0 : trailing_empty + 1, '\n');
       trailing_empty = 0;

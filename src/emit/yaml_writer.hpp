@@ -5,9 +5,10 @@
 // took a third of translate(). This writer takes the same `<<` stream of
 // manipulators, but only knows the common case: block maps and sequences,
 // printable ASCII scalars (plain, single- or double-quoted), literal blocks
-// (which may also carry UTF-8, written as is), integers and comments. Anything else (non-ASCII or control bytes, flow
-// style, long keys, ...) clears good(), and the caller emits the document with
-// yaml-cpp instead, so the output never depends on which writer ran.
+// (which may also carry UTF-8, written as is), integers and comments.
+// Anything else (other non-ASCII or control bytes, flow style, long keys, ...)
+// clears good(), and the caller emits the document with yaml-cpp instead, so
+// the output never depends on which writer ran.
 #pragma once
 
 #include <yaml-cpp/emittermanip.h>

@@ -85,7 +85,8 @@ AtomicFileWriter::~AtomicFileWriter() {
 }
 
 void AtomicFileWriter::write(std::string_view text) {
-  if (!write_all(fd_, text)) throw FileError(path_ + ": write failed (" + std::strerror(errno) + ")");
+  if (!write_all(fd_, text))
+    throw FileError(path_ + ": write failed (" + std::strerror(errno) + ")");
 }
 
 void AtomicFileWriter::commit() {
@@ -108,8 +109,7 @@ void write_new_file(const std::string& path, const std::string& content) {
   if (fd < 0) throw FileError(path + ": cannot be written (" + std::strerror(errno) + ")");
   // open() already gave 0644 unless the umask takes some of it away (batch
   // writes tens of thousands of files: the extra call is only made then).
-  const bool written =
-      write_all(fd, content) && ((kUmask & 0644) == 0 || ::fchmod(fd, 0644) == 0);
+  const bool written = write_all(fd, content) && ((kUmask & 0644) == 0 || ::fchmod(fd, 0644) == 0);
   const std::string reason = std::strerror(errno);
   if (::close(fd) != 0 || !written) {
     ::unlink(path.c_str());

@@ -31,8 +31,8 @@ enum class GpuScope : uint8_t { per_node, per_task, total, exclusive_node };
 
 struct GpuRequest {
   GpuScope scope = GpuScope::per_node;
-  uint64_t count = 0;      // in the unit of `scope` (unknown for exclusive_node)
-  std::string type;        // lower case, e.g. "h100"; empty when not given
+  uint64_t count = 0;  // in the unit of `scope` (unknown for exclusive_node)
+  std::string type;    // lower case, e.g. "h100"; empty when not given
   const directives::Option* from = nullptr;
 };
 
@@ -49,7 +49,7 @@ struct Job {
   std::optional<Sourced<uint64_t>> mem_per_node_mib;
   std::optional<Sourced<uint64_t>> mem_per_cpu_mib;
   std::optional<Sourced<uint64_t>> mem_per_gpu_mib;
-  std::optional<Sourced<bool>> requeue;  // --requeue (true) / --no-requeue (false)
+  std::optional<Sourced<bool>> requeue;           // --requeue (true) / --no-requeue (false)
   std::optional<Sourced<std::string>> exclusive;  // "" for plain --exclusive
   std::optional<Sourced<std::string>> array;
   std::optional<Sourced<std::string>> dependency;
@@ -66,7 +66,7 @@ struct Job {
   std::map<std::string_view, const directives::Option*, std::less<>> final_options;
 
   // Derived (spec/slurm-sbatch.md §2.21); empty when the script does not say.
-  [[nodiscard]] std::optional<uint64_t> node_count() const;        // min nodes
+  [[nodiscard]] std::optional<uint64_t> node_count() const;  // min nodes
   [[nodiscard]] std::optional<uint64_t> tasks_per_node() const;
   [[nodiscard]] std::optional<uint64_t> total_tasks() const;
   [[nodiscard]] std::optional<uint64_t> gpus_per_node() const;

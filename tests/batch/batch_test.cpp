@@ -268,7 +268,8 @@ TEST(BatchRerun, ScriptThatNoLongerConverts) {
 // Unchanged outputs get the same checks as written ones: a directory of OUT
 // swapped for a symlink (to identical files) is still refused.
 TEST(BatchRerun, UnchangedOutputBehindASymlinkIsRefused) {
-  const fs::path base = fs::temp_directory_path() / ("s2a-rerun-link-" + std::to_string(::getpid()));
+  const fs::path base =
+      fs::temp_directory_path() / ("s2a-rerun-link-" + std::to_string(::getpid()));
   fs::remove_all(base);
   write(base / "in/sub/job.sh", script(0));
   BatchOptions o;
@@ -282,7 +283,8 @@ TEST(BatchRerun, UnchangedOutputBehindASymlinkIsRefused) {
   const BatchRun again = run_batch(o);
   ASSERT_EQ(again.files.size(), 1U);
   EXPECT_EQ(again.files[0].status, FileStatus::failed);
-  EXPECT_NE(again.files[0].reason.find("symbolic link"), std::string::npos) << again.files[0].reason;
+  EXPECT_NE(again.files[0].reason.find("symbolic link"), std::string::npos)
+      << again.files[0].reason;
   fs::remove_all(base);
 }
 

@@ -73,11 +73,15 @@ TEST(YamlReader, ReadsWhatYamlCppReads) {
 }
 
 TEST(YamlReader, ReadsUtf8LiteralBlocksLikeYamlCpp) {
-  const std::string text = document({"a", "3.11", "torch"},
-                                    "echo caf\xc3\xa9 \xe2\x9c\x93\n\n  # \xf0\x9f\x9a\x80 \xe6\x97\xa5\n");
+  const std::string text =
+      document({"a", "3.11", "torch"},
+               "echo caf\xc3\xa9 \xe2\x9c\x93\n\n  # \xf0\x9f\x9a\x80 \xe6\x97\xa5\n");
   EXPECT_TRUE(expect_same_or_declined(text));
   // NEL is a line break to other readers: declined, yaml-cpp decides.
-  EXPECT_FALSE(read_simple_yaml(document({"a", "3.11", "torch"}, "a\xc2\x85" "b\n")).has_value());
+  EXPECT_FALSE(read_simple_yaml(document({"a", "3.11", "torch"},
+                                         "a\xc2\x85"
+                                         "b\n"))
+                   .has_value());
 }
 
 TEST(YamlReader, ReadsTrainYaml) {

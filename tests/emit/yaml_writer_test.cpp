@@ -149,19 +149,31 @@ TEST(YamlWriter, RandomDocumentsMatchYamlCpp) {
 // yaml-cpp (the caller double-quotes such commands).
 TEST(YamlWriter, LiteralBlockTakesSafeUtf8) {
   const std::vector<std::pair<std::string, bool>> commands = {
-      {"echo caf\xc3\xa9 \xe2\x9c\x93", true},              // é, check mark
+      {"echo caf\xc3\xa9 \xe2\x9c\x93", true},                        // é, check mark
       {"echo \xe6\x97\xa5\xe6\x9c\xac\n  # \xf0\x9f\x9a\x80", true},  // CJK, emoji (4 bytes)
-      {"a\xc2\xa0" "b", true},                                 // no-break space
-      {"a\xc2\x85" "b", false},                                // NEL: a line break to YAML 1.1
-      {"a\xc2\x9f" "b", false},                                // C1 control
-      {"a\xe2\x80\xa8" "b", false},                            // line separator
-      {"a\xe2\x80\xa9" "b", false},                            // paragraph separator
-      {"a\xef\xbb\xbf" "b", false},                            // byte order mark
-      {"bad\xff", false},                                   // not UTF-8
-      {"cut\xe2\x9c", false},                               // truncated sequence
-      {"over\xc0\xaf", false},                              // overlong '/'
-      {"sur\xed\xa0\x80", false},                           // UTF-16 surrogate
-      {"big\xf4\x90\x80\x80", false}};                      // above U+10FFFF
+      {"a\xc2\xa0"
+       "b",
+       true},  // no-break space
+      {"a\xc2\x85"
+       "b",
+       false},  // NEL: a line break to YAML 1.1
+      {"a\xc2\x9f"
+       "b",
+       false},  // C1 control
+      {"a\xe2\x80\xa8"
+       "b",
+       false},  // line separator
+      {"a\xe2\x80\xa9"
+       "b",
+       false},  // paragraph separator
+      {"a\xef\xbb\xbf"
+       "b",
+       false},                          // byte order mark
+      {"bad\xff", false},               // not UTF-8
+      {"cut\xe2\x9c", false},           // truncated sequence
+      {"over\xc0\xaf", false},          // overlong '/'
+      {"sur\xed\xa0\x80", false},       // UTF-16 surrogate
+      {"big\xf4\x90\x80\x80", false}};  // above U+10FFFF
   for (const auto& [command, safe] : commands) {
     SCOPED_TRACE(command);
     EXPECT_EQ(is_literal_block_text(command), safe);
