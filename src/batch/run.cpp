@@ -377,13 +377,8 @@ class OutputTree {
   /// `checked`: the caller already found the target absent (or --force).
   std::string place(const std::string& relative_file, bool checked,
                     const std::function<void(const fs::path&)>& put) {
-    const fs::path target = path_under(root_, relative_file, "");
-    if (target.empty()) {
-      return relative_file + ": the output would lie outside the output directory";
-    }
-    const std::string dir_error =
-        ensure_directory(fs::path(relative_file).lexically_normal().parent_path());
-    if (!dir_error.empty()) return dir_error;
+    fs::path target;
+    if (std::string error = checked_target(relative_file, target); !error.empty()) return error;
     if (!checked || force_) {
       std::error_code error;
       const fs::file_status status = fs::symlink_status(target, error);
@@ -402,12 +397,8 @@ class OutputTree {
 
   /// Removes an earlier output file, if there is one; returns an error message or "".
   std::string remove(const std::string& relative_file) {
-    const fs::path target = path_under(root_, relative_file, "");
-    if (target.empty()) return "";
-    // The same directory checks as for writing: never through a symlink.
-    const std::string dir_error =
-        ensure_directory(fs::path(relative_file).lexically_normal().parent_path());
-    if (!dir_error.empty()) return dir_error;
+    fs::path target;
+    if (std::string error = checked_target(relative_file, target); !error.empty()) return error;
     std::error_code error;
     const fs::file_status status = fs::symlink_status(target, error);
     if (!fs::exists(status)) return "";
@@ -424,10 +415,8 @@ class OutputTree {
   /// For an output left as it is: the same directory checks as for writing,
   /// so a symlink planted in OUT is refused whether or not the file changed.
   std::string check_in_place(const std::string& relative_file) {
-    if (path_under(root_, relative_file, "").empty()) {
-      return relative_file + ": the output would lie outside the output directory";
-    }
-    return ensure_directory(fs::path(relative_file).lexically_normal().parent_path());
+    fs::path target;
+    return checked_target(relative_file, target);
   }
 
   /// Renames a staged file into place (same file system: atomic).
@@ -440,6 +429,17 @@ class OutputTree {
   }
 
  private:
+  /// The absolute path of `relative_file` under OUT, once it is known to lie
+  /// inside OUT and its directories are real directories (created if
+  /// missing, never followed through a symlink); else an error message.
+  std::string checked_target(const std::string& relative_file, fs::path& target) {
+    target = path_under(root_, relative_file, "");
+    if (target.empty()) {
+      return relative_file + ": the output would lie outside the output directory";
+    }
+    return ensure_directory(fs::path(relative_file).lexically_normal().parent_path());
+  }
+
   /// Creates the directory under OUT one component at a time, refusing any
   /// component that exists as a symlink or a non-directory.
   std::string ensure_directory(const fs::path& relative_dir) {
