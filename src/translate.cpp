@@ -137,16 +137,17 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
          "script that calls it: `bash run.sh`"});
     return;
   }
-  // YAML is UTF-8: a script that is not (reported as S2A1006) has its invalid
-  // bytes written as U+FFFD, here rather than inside the YAML writer, so the
-  // YAML below reads back as the workload it came from.
-  make_valid_utf8(workload);
-  // The command and values are masked first, for the same reason.
+  // The command and values are masked first, so the YAML below reads back as
+  // the workload it came from.
   const std::vector<std::string> secrets = secret_strings(*t.file, t.redactions);
   workload.command = replace_all(std::move(workload.command), secrets, "REDACTED");
   for (air::NamedValue& variable : workload.env_variables) {
     variable.value = replace_all(std::move(variable.value), secrets, "REDACTED");
   }
+  // YAML is UTF-8: a script that is not (reported as S2A1006) has its invalid
+  // bytes written as U+FFFD, here rather than inside the YAML writer for the
+  // same reason; after masking, which matches the script's own bytes.
+  make_valid_utf8(workload);
   std::string yaml =
       emit::emit_workload_yaml(workload, *t.file, {options.provenance_comments, &t.redactions});
   yaml = replace_all(std::move(yaml), secrets, "REDACTED");

@@ -42,6 +42,9 @@ std::vector<SecretScript> secret_scripts() {
               "AWS_SECRET_ACCESS_KEY=LeakLeakLeakLeak/Secret+Key\nsrun python t.py\n",
        {"AKIALEAKLEAKLEAK0001", "LeakLeakLeakLeak/Secret+Key"}},
       {"password", head + "export DB_PASSWORD='p@ss LEAK word'\npython t.py\n", {"p@ss LEAK word"}},
+      // Not UTF-8 (Latin-1 "ä"): masked before the invalid byte becomes U+FFFD.
+      {"password-latin1", head + "export DB_PASSWORD='p\xe4ss LEAK wort'\npython t.py\n",
+       {"ss LEAK wort"}},
       {"inline-prefix",
        head + "GITHUB_TOKEN=ghp_LEAKLEAKLEAKLEAKLEAK0000 python t.py\n",
        {"ghp_LEAKLEAKLEAKLEAKLEAK0000"}},
