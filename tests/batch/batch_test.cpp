@@ -232,18 +232,30 @@ TEST_F(BatchTree, ForceRewritesOnlyWhatChanged) {
   EXPECT_NE(render_summary(again, o).find("already up to date"), std::string::npos);
 }
 
+/// An empty private directory for one test.
+fs::path fresh_directory(const std::string& name) {
+  const fs::path base = fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  return base;
+}
+
+/// A --force run of `roots` into `base`/out.
+BatchOptions forced_options(const fs::path& base, std::vector<std::string> roots, unsigned jobs) {
+  BatchOptions o;
+  o.roots = std::move(roots);
+  o.out_dir = base / "out";
+  o.jobs = jobs;
+  o.force = true;
+  return o;
+}
+
 // A script that stops converting: --check calls its committed YAML stale and
 // a --force run removes it, so OUT never holds a translation its report
 // contradicts.
 TEST(BatchRerun, ScriptThatNoLongerConverts) {
-  const fs::path base = fs::temp_directory_path() / ("s2a-rerun-" + std::to_string(::getpid()));
-  fs::remove_all(base);
+  const fs::path base = fresh_directory("s2a-rerun");
   write(base / "in/job.sh", script(0));
-  BatchOptions o;
-  o.roots = {(base / "in").string()};
-  o.out_dir = base / "out";
-  o.jobs = 1;
-  o.force = true;
+  BatchOptions o = forced_options(base, {(base / "in").string()}, 1);
   (void)run_batch(o);
   ASSERT_TRUE(fs::exists(base / "out/job.sh.yaml"));
   std::string too_long = "#!/bin/bash\n#SBATCH --gpus-per-node=8\n";  // over 1,000 lines
@@ -268,15 +280,9 @@ TEST(BatchRerun, ScriptThatNoLongerConverts) {
 // Unchanged outputs get the same checks as written ones: a directory of OUT
 // swapped for a symlink (to identical files) is still refused.
 TEST(BatchRerun, UnchangedOutputBehindASymlinkIsRefused) {
-  const fs::path base =
-      fs::temp_directory_path() / ("s2a-rerun-link-" + std::to_string(::getpid()));
-  fs::remove_all(base);
+  const fs::path base = fresh_directory("s2a-rerun-link");
   write(base / "in/sub/job.sh", script(0));
-  BatchOptions o;
-  o.roots = {(base / "in").string()};
-  o.out_dir = base / "out";
-  o.jobs = 1;
-  o.force = true;
+  const BatchOptions o = forced_options(base, {(base / "in").string()}, 1);
   (void)run_batch(o);
   fs::rename(base / "out/sub", base / "elsewhere");
   fs::create_directory_symlink(base / "elsewhere", base / "out/sub");
@@ -291,15 +297,11 @@ TEST(BatchRerun, UnchangedOutputBehindASymlinkIsRefused) {
 // Two roots with the same name map to one output: the later fails and, even
 // with --force, writes nothing over the earlier one's outputs.
 TEST(BatchCollision, LaterFileWritesNothing) {
-  const fs::path base = fs::temp_directory_path() / ("s2a-collide-" + std::to_string(::getpid()));
-  fs::remove_all(base);
+  const fs::path base = fresh_directory("s2a-collide");
   write(base / "a/x/job.sh", "#!/bin/bash\n#SBATCH --gpus-per-node=8\npython a.py\n");
   write(base / "b/x/job.sh", "#!/bin/bash\n#SBATCH --gpus-per-node=8\npython b.py\n");
-  BatchOptions o;
-  o.roots = {(base / "a/x").string(), (base / "b/x").string()};
-  o.out_dir = base / "out";
-  o.jobs = 2;
-  o.force = true;
+  const BatchOptions o =
+      forced_options(base, {(base / "a/x").string(), (base / "b/x").string()}, 2);
   const BatchRun run = run_batch(o);
   ASSERT_EQ(run.files.size(), 2U);
   EXPECT_EQ(run.files[1].status, FileStatus::failed);
