@@ -337,11 +337,11 @@ class CommandMapper final : public CommandEditor {
   /// rehearsal on 2 processes, another accelerator type). A count that
   /// disagrees with the request stays as written and is reported.
   void make_process_counts_portable() {
-    const ValueReader reader(variables_, compute_);
-    const LiteralCounts counts(find_literal_counts(body_));
     const uint64_t gpus = compute_.gpus_per_node;
     const uint64_t total = compute_.nodes * gpus;
     if (gpus == 0) return;
+    const ValueReader reader(variables_, compute_);
+    const LiteralCounts counts(find_literal_counts(body_));
     std::set<const LiteralCount*> done;
     for (const ProcessCountOption& option : find_process_count_options(body_, reader)) {
       const uint32_t at = option.span.begin;

@@ -143,6 +143,7 @@ std::optional<DirectiveStatus> bundle_status(std::string_view option) {
 std::vector<DirectiveOutcome> apply_directive_policy(const directives::ScanResult& scan,
                                                      Diagnostics& diagnostics, bool bundle_target) {
   std::vector<DirectiveOutcome> outcomes;
+  outcomes.reserve(scan.options.size());
   for (const directives::Option& option : scan.options) {
     // Earlier occurrences and later het-job components were reported when the
     // job was built; sbatch-only options (--help, plugins) by the scanner.

@@ -25,12 +25,21 @@ std::optional<uint64_t> to_count(std::string_view text) {
   return std::stoull(std::string(text));
 }
 
+/// Option names match with `-` and `_` interchangeable (--nproc-per-node).
+bool same_option_name(std::string_view written, std::string_view name) {
+  return written.size() == name.size() &&
+         std::equal(written.begin(), written.end(), name.begin(),
+                    [](char w, char n) { return w == n || (w == '-' && n == '_'); });
+}
+
 /// Which options count processes, and whether per node or in total.
-std::optional<bool> count_option_is_total(std::string_view normalized) {
-  if (normalized == "nproc_per_node" || normalized == "num_gpus" || normalized == "npernode") {
-    return false;
+std::optional<bool> count_option_is_total(std::string_view written) {
+  for (std::string_view name : {"nproc_per_node", "num_gpus", "npernode"}) {
+    if (same_option_name(written, name)) return false;
   }
-  if (normalized == "num_processes" || normalized == "np") return true;
+  for (std::string_view name : {"num_processes", "np"}) {
+    if (same_option_name(written, name)) return true;
+  }
   return std::nullopt;
 }
 
@@ -293,12 +302,12 @@ std::vector<ProcessCountOption> find_process_count_options(const slurm::Body& bo
       if (j - i > 2) continue;
       const size_t name_begin = j;
       while (j < end && (is_name_char(text[j]) || text[j] == '-')) ++j;
-      std::string name(text.substr(name_begin, j - name_begin));
-      std::replace(name.begin(), name.end(), '-', '_');
-      const std::optional<bool> total = count_option_is_total(name);
-      std::string written(text.substr(i, j - i));
+      const std::optional<bool> total =
+          count_option_is_total(text.substr(name_begin, j - name_begin));
+      const size_t option_begin = i;
       i = j - 1;
       if (!total || j >= end) continue;
+      std::string written(text.substr(option_begin, j - option_begin));
       size_t v = j;
       written.push_back(text[v] == '=' ? '=' : ' ');
       if (text[v] == '=') {
@@ -311,17 +320,18 @@ std::vector<ProcessCountOption> find_process_count_options(const slurm::Body& bo
         if (v == j) continue;
       }
       const size_t v_end = value_end(text, v, end);
-      if (v_end == v || !seen.insert(static_cast<uint32_t>(i)).second) continue;
+      const auto at = static_cast<uint32_t>(option_begin);
+      if (v_end == v || !seen.insert(at).second) continue;
       ProcessCountOption option;
-      option.written = written;
+      option.written = std::move(written);
       option.total = *total;
-      option.span = Span{static_cast<uint32_t>(i), static_cast<uint32_t>(v_end)};
+      option.span = Span{at, static_cast<uint32_t>(v_end)};
       option.value = Span{static_cast<uint32_t>(v), static_cast<uint32_t>(v_end)};
       const std::string_view value = text.substr(v, v_end - v);
-      option.number = evaluate(value, reader, static_cast<uint32_t>(i));
+      option.number = evaluate(value, reader, at);
       option.references = references_in(value);
-      option.in_launcher_site = launcher_lines.contain(static_cast<uint32_t>(i));
-      option.after_launcher_word = names_launcher(text.substr(begin, i - begin));
+      option.in_launcher_site = launcher_lines.contain(at);
+      option.after_launcher_word = names_launcher(text.substr(begin, option_begin - begin));
       out.push_back(std::move(option));
     }
   }

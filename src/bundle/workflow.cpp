@@ -274,16 +274,24 @@ void analyze_requeue_trap(const slurm::Body& body, JobWorkflow& workflow,
 
 std::vector<uint64_t> expand_array(const values::ArraySpec& spec, uint64_t limit) {
   if (spec.count() > limit) return {};
-  std::set<uint64_t> indexes;
+  std::vector<uint64_t> indexes;
+  indexes.reserve(spec.count());
+  const auto sort_unique = [&indexes] {
+    std::sort(indexes.begin(), indexes.end());
+    indexes.erase(std::unique(indexes.begin(), indexes.end()), indexes.end());
+  };
   for (const values::ArrayRange& range : spec.ranges) {
     const uint64_t step = std::max<uint64_t>(range.step, 1);
     for (uint64_t i = range.first; i <= range.last; i += step) {
-      indexes.insert(i);
-      if (indexes.size() > limit) return {};
+      indexes.push_back(i);
+      // Overlapping ranges repeat indexes. Compacting leaves at most count()
+      // <= limit, so each compaction follows at least `limit` new pushes.
+      if (indexes.size() > 2 * limit) sort_unique();
       if (range.last - i < step) break;  // no overflow past the end
     }
   }
-  return {indexes.begin(), indexes.end()};
+  sort_unique();
+  return indexes;
 }
 
 std::string json_index_list(const std::vector<uint64_t>& indexes) {

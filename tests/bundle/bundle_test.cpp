@@ -303,6 +303,20 @@ TEST(ArrayExpansion, ListsEveryIndexOnce) {
   EXPECT_TRUE(expand_array(*huge, kMaxArrayIndexes).empty());
 }
 
+TEST(ArrayExpansion, OverlappingRangesFillTheLimitOnce) {
+  // Three copies of the same 10,000 indexes: the limit counts distinct ones.
+  const auto spec = values::parse_array("1-10000,1-10000,2-10000:2");
+  ASSERT_TRUE(spec);
+  const std::vector<uint64_t> indexes = expand_array(*spec, kMaxArrayIndexes);
+  ASSERT_EQ(indexes.size(), 10000U);
+  EXPECT_EQ(indexes.front(), 1U);
+  EXPECT_EQ(indexes.back(), 10000U);
+  EXPECT_TRUE(std::is_sorted(indexes.begin(), indexes.end()));
+  const auto one_too_many = values::parse_array("0-10000,1-10000");
+  ASSERT_TRUE(one_too_many);
+  EXPECT_TRUE(expand_array(*one_too_many, kMaxArrayIndexes).empty());
+}
+
 // --- writing ---------------------------------------------------------------------------
 
 class WriteBundle : public ::testing::Test {
