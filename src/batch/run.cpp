@@ -125,27 +125,6 @@ bool forced_by_include(const BatchOptions& options, const std::string& relative)
                      [&](const std::string& glob) { return glob_matches(glob, relative); });
 }
 
-void compare_with_committed(const BatchOptions& options, const Translation& t, FileResult& r) {
-  const fs::path committed = output_path(options.out_dir, r.relative, kYamlSuffix);
-  const ReadResult existing = read_bounded(committed);
-  const std::string label = r.relative + std::string(kYamlSuffix);
-  if (!t.workload) {
-    // batch writes no YAML for a script with errors: only none committed is current.
-    if (!existing.error.empty()) return;
-    r.stale = true;
-    r.diff = label + ": committed, but the script no longer converts (see its report)\n";
-    return;
-  }
-  if (!existing.error.empty()) {
-    r.stale = true;
-    r.diff = label + ": no committed translation (" + existing.error + ")\n";
-    return;
-  }
-  const CheckResult check = check_translation(t, existing.text, label);
-  r.stale = !check.up_to_date;
-  r.diff = check.problem.empty() ? check.diff : check.problem + "\n";
-}
-
 /// output_path() for a root that is already absolute and normalized.
 fs::path path_under(const fs::path& root, const std::string& relative, std::string_view suffix) {
   const fs::path rel = fs::path(relative + std::string(suffix));
@@ -165,6 +144,28 @@ fs::path path_under(const fs::path& root, const std::string& relative, std::stri
     if (*t == ".." || *t == ".") return {};
   }
   return target;
+}
+
+/// `out_root`: OUT made absolute and normalized once per run, not per script.
+void compare_with_committed(const fs::path& out_root, const Translation& t, FileResult& r) {
+  const fs::path committed = path_under(out_root, r.relative, kYamlSuffix);
+  const ReadResult existing = read_bounded(committed);
+  const std::string label = r.relative + std::string(kYamlSuffix);
+  if (!t.workload) {
+    // batch writes no YAML for a script with errors: only none committed is current.
+    if (!existing.error.empty()) return;
+    r.stale = true;
+    r.diff = label + ": committed, but the script no longer converts (see its report)\n";
+    return;
+  }
+  if (!existing.error.empty()) {
+    r.stale = true;
+    r.diff = label + ": no committed translation (" + existing.error + ")\n";
+    return;
+  }
+  const CheckResult check = check_translation(t, existing.text, label);
+  r.stale = !check.up_to_date;
+  r.diff = check.problem.empty() ? check.diff : check.problem + "\n";
 }
 
 /// OUT/.slurm2air-staging-*: where phase 1 puts each script's outputs.
@@ -218,7 +219,8 @@ class StagingArea {
 };
 
 FileResult translate_candidate(const Candidate& candidate, size_t index,
-                               const BatchOptions& options, const StagingArea* staging) {
+                               const BatchOptions& options, const fs::path& out_root,
+                               const StagingArea* staging) {
   FileResult r;
   r.relative = candidate.relative;
   r.display = candidate.display;
@@ -251,7 +253,7 @@ FileResult translate_candidate(const Candidate& candidate, size_t index,
     });
     r.status = findings ? FileStatus::findings : FileStatus::clean;
   }
-  if (options.check) compare_with_committed(options, t, r);
+  if (options.check) compare_with_committed(out_root, t, r);
   if (staging != nullptr) {
     if (t.workload) {
       r.yaml = staging->stage(index, r.relative + std::string(kYamlSuffix), kYamlSuffix, t.yaml);
@@ -280,9 +282,9 @@ FileResult failed_result(const Candidate& candidate, std::string reason) {
 /// Never lets one file's problem reach the others: anything thrown becomes
 /// this file's failure.
 FileResult process(const Candidate& candidate, size_t index, const BatchOptions& options,
-                   const StagingArea* staging) {
+                   const fs::path& out_root, const StagingArea* staging) {
   try {
-    return translate_candidate(candidate, index, options, staging);
+    return translate_candidate(candidate, index, options, out_root, staging);
   } catch (const io::FileError& error) {  // staging its outputs failed (disk full, ...)
     return failed_result(candidate, error.what());
   } catch (const std::exception& error) {
@@ -294,6 +296,7 @@ std::vector<FileResult> translate_all(const std::vector<Candidate>& candidates,
                                       const BatchOptions& options, const StagingArea* staging,
                                       bool& interrupted) {
   std::vector<FileResult> results(candidates.size());
+  const fs::path out_root = fs::absolute(options.out_dir).lexically_normal();
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
   std::mutex progress_mutex;
@@ -306,7 +309,7 @@ std::vector<FileResult> translate_all(const std::vector<Candidate>& candidates,
         results[i].reason = "interrupted before it was processed";
         continue;
       }
-      results[i] = process(candidates[i], i, options, staging);
+      results[i] = process(candidates[i], i, options, out_root, staging);
       const size_t finished = ++done;
       if (options.progress) {
         std::lock_guard lock(progress_mutex);
