@@ -6,6 +6,7 @@
 #include "air/map_workload.hpp"
 #include "bundle/workflow.hpp"
 #include "diag/suppress.hpp"
+#include "emit/mask_secrets.hpp"
 #include "emit/text_scan.hpp"
 #include "emit/validate.hpp"
 #include "emit/yaml.hpp"
@@ -65,44 +66,6 @@ air::WorkloadOptions workload_options(const TranslateOptions& options) {
   return out;
 }
 
-/// The secret strings behind the redacted spans, longest first. Short ones
-/// (under 4 bytes) are only masked in place: replacing them everywhere would
-/// mangle unrelated text.
-std::vector<std::string> secret_strings(const SourceFile& file, const std::vector<Span>& spans) {
-  std::vector<std::string> out;
-  for (Span span : spans) {
-    if (span.end > file.text().size() || span.size() < 4) continue;
-    out.emplace_back(file.slice(span));
-  }
-  std::sort(out.begin(), out.end(),
-            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-  return out;
-}
-
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-/// Replaces each whole occurrence of a secret: one embedded in a longer name
-/// (the value API_KEY inside ${WANDB_API_KEY}) is other text, not the secret.
-std::string replace_all(std::string text, const std::vector<std::string>& secrets,
-                        std::string_view with) {
-  for (const std::string& secret : secrets) {
-    for (size_t at = text.find(secret); at != std::string::npos;) {
-      const size_t end = at + secret.size();
-      const bool whole =
-          (at == 0 || !is_identifier_char(text[at - 1]) || !is_identifier_char(secret.front())) &&
-          (end == text.size() || !is_identifier_char(text[end]) ||
-           !is_identifier_char(secret.back()));
-      if (!whole) {
-        at = text.find(secret, at + 1);
-        continue;
-      }
-      text.replace(at, secret.size(), with);
-      at = text.find(secret, at + with.size());
-    }
-  }
-  return text;
-}
-
 void make_valid_utf8(air::Workload& w) {
   for (std::string* text : {&w.experiment_name, &w.code_source_root, &w.command}) {
     *text = with_valid_utf8(std::move(*text));
@@ -139,10 +102,10 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
   }
   // The command and values are masked first, so the YAML below reads back as
   // the workload it came from.
-  const std::vector<std::string> secrets = secret_strings(*t.file, t.redactions);
-  workload.command = replace_all(std::move(workload.command), secrets, "REDACTED");
+  const std::vector<std::string> secrets = emit::secret_strings(*t.file, t.redactions);
+  workload.command = emit::mask_secrets(std::move(workload.command), secrets, "REDACTED");
   for (air::NamedValue& variable : workload.env_variables) {
-    variable.value = replace_all(std::move(variable.value), secrets, "REDACTED");
+    variable.value = emit::mask_secrets(std::move(variable.value), secrets, "REDACTED");
   }
   // YAML is UTF-8: a script that is not (reported as S2A1006) has its invalid
   // bytes written as U+FFFD, here rather than inside the YAML writer for the
@@ -150,7 +113,7 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
   make_valid_utf8(workload);
   std::string yaml =
       emit::emit_workload_yaml(workload, *t.file, {options.provenance_comments, &t.redactions});
-  yaml = replace_all(std::move(yaml), secrets, "REDACTED");
+  yaml = emit::mask_secrets(std::move(yaml), secrets, "REDACTED");
   const std::vector<std::string> problems = emit::validate_workload_yaml(yaml, workload);
   for (const std::string& problem : problems) {
     t.diagnostics.push_back({Code::internal_error,
@@ -168,10 +131,10 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
 
 /// Messages quote the script (directive values, words): mask secrets there too.
 void redact_messages(Translation& t) {
-  const std::vector<std::string> secrets = secret_strings(*t.file, t.redactions);
+  const std::vector<std::string> secrets = emit::secret_strings(*t.file, t.redactions);
   for (Diagnostic& d : t.diagnostics) {
-    d.message = replace_all(std::move(d.message), secrets, "<redacted>");
-    d.hint = replace_all(std::move(d.hint), secrets, "<redacted>");
+    d.message = emit::mask_secrets(std::move(d.message), secrets, "<redacted>");
+    d.hint = emit::mask_secrets(std::move(d.hint), secrets, "<redacted>");
   }
 }
 
@@ -185,7 +148,8 @@ std::optional<air::TargetSchema> parse_target_schema(std::string_view name) {
 
 std::string redact(const Translation& t, std::string text) {
   if (!t.file) return text;
-  return replace_all(std::move(text), secret_strings(*t.file, t.redactions), "<redacted>");
+  return emit::mask_secrets(std::move(text), emit::secret_strings(*t.file, t.redactions),
+                            "<redacted>");
 }
 
 std::string_view status_name(DirectiveStatus status) {
