@@ -115,16 +115,10 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     use = ContainerUse{*it->second->value, true, it->second->span, {}, {}};
     break;
   }
-  for (const directives::Option* option : [&] {
-         std::vector<const directives::Option*> mounts;
-         for (const auto& [name, o] : job.final_options) {
-           if (name == "container-mounts") mounts.push_back(o);
-         }
-         return mounts;
-       }()) {
-    if (!use || !option->value) continue;
-    split_mounts(*option->value, use->mounts);
-    use->mounts_from = option->span;
+  if (const auto mounts = job.final_options.find("container-mounts");
+      use && mounts != job.final_options.end() && mounts->second->value) {
+    split_mounts(*mounts->second->value, use->mounts);
+    use->mounts_from = mounts->second->span;
   }
   for (const slurm::Site& site : body.sites) {
     const auto& words = site.command->words;

@@ -1178,12 +1178,12 @@ ast::WordPart Parser::parse_braced_param() {
   static constexpr std::string_view kOps[] = {":-", ":=", ":+", ":?", "##", "%%", "//", "/#",
                                               "/%", "^^", ",,", "-",  "=",  "+",  "?",  "#",
                                               "%",  "/",  "^",  ",",  ":",  "@"};
-  std::string_view remaining(p_, static_cast<size_t>(end_ - p_));
-  for (std::string_view op : kOps) {
-    if (remaining.starts_with(op)) {
-      p_ += op.size();
-      break;
-    }
+  const std::string_view remaining(p_, static_cast<size_t>(end_ - p_));
+  if (!remaining.starts_with('}')) {  // ${NAME}, the usual case, has none
+    const auto* op = std::find_if(std::begin(kOps), std::end(kOps), [&](std::string_view spelling) {
+      return remaining.starts_with(spelling);
+    });
+    if (op != std::end(kOps)) p_ += op->size();
   }
   parse_parts(Context::brace_word, part.parts);
   if (at_end()) {

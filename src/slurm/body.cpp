@@ -320,9 +320,10 @@ std::string_view program_view(const ast::Word& word, std::optional<std::string>&
 
 LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
   // Skip wrappers that run their arguments as a command.
-  std::string program;
+  std::optional<std::string> storage;
+  std::string_view program;
   for (; from < words.size(); ++from) {
-    program = program_name(words[from]);
+    program = program_view(words[from], storage);
     if (program != "time" && program != "exec" && program != "nohup" && program != "stdbuf" &&
         program != "numactl" && program != "env") {
       break;

@@ -8,9 +8,9 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "diag/diagnostic.hpp"
@@ -63,7 +63,7 @@ struct Job {
 
   /// The final occurrence of every option of component 0, by canonical name.
   /// Keys view the static option tables.
-  std::map<std::string_view, const directives::Option*, std::less<>> final_options;
+  std::unordered_map<std::string_view, const directives::Option*> final_options;
 
   // Derived (spec/slurm-sbatch.md §2.21); empty when the script does not say.
   [[nodiscard]] std::optional<uint64_t> node_count() const;  // min nodes
