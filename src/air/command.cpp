@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "air/cluster_paths.hpp"
 #include "air/launch.hpp"
 #include "air/process_counts.hpp"
 #include "air/setup.hpp"
@@ -158,6 +159,7 @@ class CommandMapper final : public CommandEditor {
       if (!is_replaced(site.view, site.command->span)) map_site(site);
     }
     for (const Site& site : body_.sites) unwrap_nested_script(site);
+    report_cluster_paths();
     const slurm::TextView& top = body_.views[0];
     // sbatch refuses CRLF scripts (reported by the scanner); the translation
     // keeps the user's intent: Unix line ends.
@@ -262,6 +264,19 @@ class CommandMapper final : public CommandEditor {
       replace(view, span, commented, reason);
     } else {
       replace(view, site.command->span, "true", reason);
+    }
+  }
+
+  // --- last: paths on the cluster's storage -----------------------------------
+
+  /// Paths in statements other rules removed were reported with them; a
+  /// moved assignment (export X=/scratch/... -> env_variables) still applies.
+  void report_cluster_paths() {
+    std::vector<ClusterPath> paths = find_cluster_paths(body_);
+    std::erase_if(
+        paths, [&](const ClusterPath& p) { return !p.assignment && is_replaced(p.view, p.span); });
+    for (ClusterPathReport& r : describe_cluster_paths(paths)) {
+      report(Code::cluster_path, r.view, r.span, std::move(r.message), std::move(r.hint));
     }
   }
 
@@ -1293,7 +1308,8 @@ class CommandMapper final : public CommandEditor {
   static bool is_run_once_side_effect(const Site& site) {
     if (site.launcher.kind == Launcher::python) return true;
     if (site.program == "huggingface-cli"sv || site.program == "hf"sv) {
-      return site.command->words.size() > 1 && slurm::literal_is(site.command->words[1], "download");
+      return site.command->words.size() > 1 &&
+             slurm::literal_is(site.command->words[1], "download");
     }
     return contains({"wget", "curl", "git", "rsync", "cp", "mv", "rm", "tar", "unzip", "aws",
                      "gsutil", "azcopy", "gcloud", "rclone"},

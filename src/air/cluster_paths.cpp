@@ -1,0 +1,256 @@
+#include "air/cluster_paths.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace s2a::air {
+namespace {
+
+using namespace std::string_view_literals;
+
+/// Top-level directories that exist on the node image or are AI Runtime's
+/// own: a path under them is not the cluster's storage. /opt is left out of
+/// the report too: images install software there.
+constexpr std::array kNodeDirectories = {
+    "bin"sv,       "boot"sv,   "dev"sv,         "etc"sv,       "lib"sv,  "lib32"sv,
+    "lib64"sv,     "libx32"sv, "opt"sv,         "proc"sv,      "root"sv, "run"sv,
+    "sbin"sv,      "sys"sv,    "tmp"sv,         "usr"sv,       "var"sv,  "Volumes"sv,
+    "Workspace"sv, "dbfs"sv,   "local_disk0"sv, "databricks"sv};
+
+/// Programs whose arguments are not the node's paths: messages and patterns
+/// (echo, sed, ...), paths inside a container image (singularity exec IMG
+/// python /app/run.py), and commands other rules report with their paths
+/// (pip install -r FILE, module use DIR).
+constexpr std::array kSkippedPrograms = {
+    "echo"sv,      "printf"sv, "sed"sv,    "awk"sv,    "gawk"sv,    "mawk"sv,      "grep"sv,
+    "egrep"sv,     "fgrep"sv,  "perl"sv,   "tr"sv,     "expr"sv,    "logger"sv,    "singularity"sv,
+    "apptainer"sv, "docker"sv, "podman"sv, "enroot"sv, "shifter"sv, "ch-run"sv,    "pip"sv,
+    "pip3"sv,      "module"sv, "ml"sv,     "conda"sv,  "mamba"sv,   "micromamba"sv};
+
+/// Builtins whose `NAME=value` words are assignments.
+constexpr std::array kDeclarations = {"export"sv, "declare"sv, "typeset"sv, "local"sv,
+                                      "readonly"sv};
+
+template <size_t N>
+bool is_one_of(std::string_view text, const std::array<std::string_view, N>& names) {
+  return std::find(names.begin(), names.end(), text) != names.end();
+}
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '.';
+}
+
+/// The text a word starts with, up to its first expansion, quotes removed.
+/// $HOME (or ${HOME}) at the start of a path reads as "~".
+void append_leading_text(const std::vector<ast::WordPart>& parts, std::string& out, bool& done) {
+  for (const ast::WordPart& part : parts) {
+    if (done) return;
+    switch (part.kind) {
+      case ast::PartKind::literal:
+      case ast::PartKind::single_quoted:
+      case ast::PartKind::ansi_c_quoted:
+        out += part.text;
+        break;
+      case ast::PartKind::double_quoted:
+        append_leading_text(part.parts, out, done);
+        break;
+      case ast::PartKind::param: {
+        const bool path_start = out.empty() || out.back() == '=' || out.back() == ':';
+        if (path_start && part.text == "HOME" && part.op.empty()) {
+          out += '~';
+          break;
+        }
+        done = true;
+        break;
+      }
+      default:
+        done = true;
+    }
+  }
+}
+
+/// leading_text() of a word: a view of the AST for the usual one-part word,
+/// else folded into `storage`.
+std::string_view leading_text(const ast::Word& word, std::string& storage) {
+  if (word.parts.size() == 1 && (word.parts[0].kind == ast::PartKind::literal ||
+                                 word.parts[0].kind == ast::PartKind::single_quoted)) {
+    return word.parts[0].text;
+  }
+  storage.clear();
+  bool done = false;
+  append_leading_text(word.parts, storage, done);
+  return storage;
+}
+
+/// The path a word's text starts with, or names after `=` (`--data=/x`,
+/// `DATA=/x`): up to the first `:` or `,` (lists such as PATH). Text with
+/// blanks is a message, not a path.
+std::optional<std::string_view> path_in(std::string_view text) {
+  if (text.find_first_of(" \t\n") != std::string_view::npos) return std::nullopt;
+  if (!text.starts_with('/') && !text.starts_with('~')) {
+    const size_t eq = text.find('=');
+    if (eq == std::string_view::npos) return std::nullopt;
+    text.remove_prefix(eq + 1);
+  }
+  text = text.substr(0, text.find_first_of(":,"));
+  if (!text.starts_with('/') && !text.starts_with('~')) return std::nullopt;
+  return text;
+}
+
+class Finder {
+ public:
+  Finder(const slurm::Body& body, std::vector<ClusterPath>& out) : body_(body), out_(out) {}
+
+  void visit(const slurm::Site& site) {
+    const ast::Command& command = *site.command;
+    for (const ast::Assignment& a : command.assignments) {
+      if (!a.is_array) add(site, a.value, PathUse::argument, true);
+    }
+    for (const ast::Redirect& r : command.redirects) {
+      if (r.op == "<" || r.op == ">" || r.op == ">>" || r.op == "&>" || r.op == "&>>" ||
+          r.op == "<>" || r.op == ">|") {
+        add(site, r.target, PathUse::argument, false);
+      }
+    }
+    if (command.words.empty() || is_one_of(site.program, kSkippedPrograms)) return;
+    const bool declaration = is_one_of(site.program, kDeclarations);
+    const bool cd = site.program == "cd" || site.program == "pushd";
+    const bool source = site.program == "source" || site.program == ".";
+    // srun's own options are reported with srun; its command is read here.
+    const size_t first = site.program == "srun"        ? site.srun_operand
+                         : declaration || cd || source ? 1
+                                                       : 0;
+    if (first >= command.words.size() || runs_pip(command, first)) return;
+    if (first > 0 && site.program == "srun" &&
+        is_one_of(slurm::program_name(command.words[first]), kSkippedPrograms)) {
+      return;  // srun singularity exec ...
+    }
+    bool target_seen = false;
+    for (size_t i = first; i < command.words.size(); ++i) {
+      const ast::Word& word = command.words[i];
+      PathUse use = PathUse::argument;
+      if ((cd || source) && !target_seen && !is_option(word)) {
+        target_seen = true;
+        use = cd ? PathUse::change_directory : PathUse::source_file;
+      }
+      add(site, word, use, declaration);
+    }
+  }
+
+ private:
+  /// `python -m pip ...` (also under srun).
+  static bool runs_pip(const ast::Command& command, size_t first) {
+    const auto& words = command.words;
+    return first + 2 < words.size() && slurm::literal_is(words[first + 1], "-m") &&
+           slurm::literal_is(words[first + 2], "pip");
+  }
+
+  static bool is_option(const ast::Word& word) {
+    return !word.parts.empty() && word.parts[0].kind == ast::PartKind::literal &&
+           word.parts[0].text.starts_with('-');
+  }
+
+  void add(const slurm::Site& site, const ast::Word& word, PathUse use, bool assignment) {
+    const std::optional<std::string_view> path = path_in(leading_text(word, storage_));
+    if (!path) return;
+    std::optional<std::string> root = cluster_storage_root(*path);
+    if (!root) return;
+    const std::string_view written =
+        body_.views[site.view].text.substr(word.span.begin, word.span.size());
+    out_.push_back({site.view, word.span, site.program, written, std::string(*path),
+                    std::move(*root), use, assignment});
+  }
+
+  const slurm::Body& body_;
+  std::string storage_;
+  std::vector<ClusterPath>& out_;
+};
+
+}  // namespace
+
+std::optional<std::string> cluster_storage_root(std::string_view path) {
+  if (path.starts_with('~')) {
+    const std::string_view user = path.substr(1, path.find('/') - 1);
+    if (!std::all_of(user.begin(), user.end(), is_name_char)) return std::nullopt;
+    return "~" + std::string(user);
+  }
+  if (!path.starts_with('/')) return std::nullopt;
+  const size_t begin = path.find_first_not_of('/');
+  if (begin == std::string_view::npos) return std::nullopt;
+  const std::string_view top = path.substr(begin, path.find('/', begin) - begin);
+  if (is_one_of(top, kNodeDirectories) || top == "." || top == "..") return std::nullopt;
+  // A regular expression or an odd word (`/^x/`), not a directory name.
+  if (!std::all_of(top.begin(), top.end(), is_name_char)) return std::nullopt;
+  return "/" + std::string(top);
+}
+
+std::vector<ClusterPath> find_cluster_paths(const slurm::Body& body) {
+  std::vector<ClusterPath> out;
+  Finder finder(body, out);
+  for (const slurm::Site& site : body.sites) finder.visit(site);
+  return out;
+}
+
+std::vector<ClusterPathReport> describe_cluster_paths(const std::vector<ClusterPath>& paths) {
+  const auto storage = [](const std::string& root) {
+    return root.starts_with('~') ? "in the cluster home directory (" + root + ")"
+                                 : "on the cluster's storage (" + root + ")";
+  };
+  const std::string volumes = "a Unity Catalog volume (/Volumes/<catalog>/<schema>/<volume>/...)";
+  // Other uses are reported once per root, at the first, with their count.
+  std::vector<std::pair<std::string_view, size_t>> uses;
+  for (const ClusterPath& p : paths) {
+    if (p.use != PathUse::argument) continue;
+    auto it =
+        std::find_if(uses.begin(), uses.end(), [&](const auto& u) { return u.first == p.root; });
+    if (it == uses.end()) {
+      uses.emplace_back(p.root, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  std::vector<ClusterPathReport> out;
+  for (const ClusterPath& p : paths) {
+    switch (p.use) {
+      case PathUse::change_directory:
+        out.push_back({p.view, p.span,
+                       "`" + std::string(p.program) + " " + std::string(p.written) +
+                           "`: the directory is " + storage(p.root) +
+                           ", which AI Runtime nodes do not mount; the command starts in "
+                           "$CODE_SOURCE_PATH, the uploaded code_source.root_path",
+                       "if this is the code directory, remove the cd and point "
+                       "code_source.root_path at it; for data, use " +
+                           volumes});
+        break;
+      case PathUse::source_file:
+        out.push_back({p.view, p.span,
+                       "`" + std::string(p.program) + " " + std::string(p.written) +
+                           "`: the file is " + storage(p.root) +
+                           ", which AI Runtime nodes do not mount",
+                       "put the file under code_source.root_path and source it from "
+                       "\"$CODE_SOURCE_PATH/...\", or do what it sets up in the command"});
+        break;
+      case PathUse::argument: {
+        auto it = std::find_if(uses.begin(), uses.end(),
+                               [&](const auto& u) { return u.first == p.root; });
+        if (it->second == 0) break;  // reported at its first use
+        const size_t count = std::exchange(it->second, 0);
+        out.push_back({p.view, p.span,
+                       "`" + std::string(p.written) + "` names a path " + storage(p.root) +
+                           ", which AI Runtime nodes do not mount: reads find nothing there and "
+                           "what is written there is lost when the run ends" +
+                           (count > 1 ? " (" + p.root + " is used " + std::to_string(count - 1) +
+                                            " more time(s) in the script)"
+                                      : ""),
+                       "keep inputs and outputs in " + volumes +
+                           ", and code under code_source.root_path ($CODE_SOURCE_PATH)"});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace s2a::air

@@ -1,0 +1,65 @@
+// Paths on the cluster's own storage: home directories, scratch, project and
+// parallel file systems. AI Runtime nodes mount none of them: the command
+// starts in $CODE_SOURCE_PATH (the uploaded code_source.root_path), data
+// lives in Unity Catalog volumes (/Volumes/...), and anything written
+// elsewhere is lost when the run ends. A script that changes into such a
+// directory, sources a file from it, or reads and writes there keeps its
+// text, so the translator reports each one instead (S2A5010).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "slurm/body.hpp"
+
+namespace s2a::air {
+
+/// How the script uses the path.
+enum class PathUse : uint8_t {
+  change_directory,  // cd / pushd DIR
+  source_file,       // source FILE / . FILE
+  argument,          // any other word, assignment value or redirect target
+};
+
+struct ClusterPath {
+  uint32_t view = 0;         // index into Body::views
+  Span span;                 // the word (or assignment value) holding the path
+  std::string_view program;  // the command's program ("cd", "pushd", "python", ...)
+  std::string_view written;  // the word as written (a view of the body's text)
+  std::string path;  // as the shell would see its literal start: "/scratch/u/data", "~/code"
+  std::string root;  // what the report groups by: "/scratch/u", "~"
+  PathUse use = PathUse::argument;
+  bool assignment = false;  // a variable's value: it stays in effect when the
+                            // statement moves (export X=... -> env_variables)
+};
+
+/// The storage root of `path` when it is on the cluster rather than the node
+/// image or AI Runtime's own mounts: the first two components of an absolute
+/// path ("/scratch/u"), or "~" for the home directory ("~/x", "$HOME/x").
+/// System directories (/usr, /tmp, /dev, ...) and AI Runtime paths
+/// (/Volumes, /Workspace, /dbfs, /local_disk0) are not cluster storage.
+[[nodiscard]] std::optional<std::string> cluster_storage_root(std::string_view path);
+
+/// Every use of cluster storage in the commands of the body, in source order:
+/// command words, assignment values (`DATA=/scratch/u`, `export X=...`,
+/// `--data=/scratch/u`) and redirect targets. Messages (echo, printf) and
+/// text-processing patterns (sed, awk, grep) are not paths and are skipped.
+[[nodiscard]] std::vector<ClusterPath> find_cluster_paths(const slurm::Body& body);
+
+/// One S2A5010 report.
+struct ClusterPathReport {
+  uint32_t view = 0;
+  Span span;
+  std::string message;
+  std::string hint;
+};
+
+/// The reports for `paths`: each cd and source on its own (they change what
+/// runs next), other uses once per storage root, at the first, with a count.
+[[nodiscard]] std::vector<ClusterPathReport> describe_cluster_paths(
+    const std::vector<ClusterPath>& paths);
+
+}  // namespace s2a::air

@@ -1,0 +1,130 @@
+// Paths on the cluster's own storage (S2A5010): found in every place a script
+// names one, grouped so a script with many uses gets one report per storage
+// root, and never raised for the node's own directories, AI Runtime's mounts,
+// messages, patterns or container-internal paths.
+#include "air/cluster_paths.hpp"
+
+#include <gtest/gtest.h>
+
+#include "translate.hpp"
+
+namespace s2a {
+namespace {
+
+const std::string kHeader = "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n";
+
+struct Found {
+  std::string where;  // line:col
+  std::string message;
+};
+
+std::vector<Found> cluster_paths(const std::string& body) {
+  const Translation t = translate("job.sh", kHeader + body);
+  std::vector<Found> out;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code != Code::cluster_path) continue;
+    const LineCol at = t.file->line_col(d.span.begin);
+    out.push_back({std::to_string(at.line) + ":" + std::to_string(at.col), d.message});
+  }
+  return out;
+}
+
+TEST(ClusterStorageRoot, TopDirectoryOfClusterPathsOnly) {
+  EXPECT_EQ(air::cluster_storage_root("/scratch/alice/run"), "/scratch");
+  EXPECT_EQ(air::cluster_storage_root("//gpfs/projects"), "/gpfs");
+  EXPECT_EQ(air::cluster_storage_root("/data"), "/data");
+  EXPECT_EQ(air::cluster_storage_root("~"), "~");
+  EXPECT_EQ(air::cluster_storage_root("~/code"), "~");
+  EXPECT_EQ(air::cluster_storage_root("~alice/code"), "~alice");
+  for (const char* node_path :
+       {"/tmp/x", "/dev/null", "/usr/bin/env", "/etc/hosts", "/opt/conda", "/Volumes/main/ml/data",
+        "/Workspace/Users/a", "/dbfs/tmp", "/local_disk0/tmp", "/", "relative/path",
+        "$CODE_SOURCE_PATH", "/^pattern$/", "/../usr/lib/libnccl.so", "/./x"}) {
+    EXPECT_EQ(air::cluster_storage_root(node_path), std::nullopt) << node_path;
+  }
+}
+
+TEST(ClusterPaths, ChangeDirectoryAndSourceAreReportedEachTime) {
+  const std::vector<Found> found = cluster_paths(
+      "source ~/.bashrc\n"
+      "cd /projects/nlp/llm\n"
+      "pushd -- \"$HOME/code\"\n"
+      "python train.py\n");
+  ASSERT_EQ(found.size(), 3U);
+  EXPECT_EQ(found[0].where, "3:8");
+  EXPECT_NE(found[0].message.find("`source ~/.bashrc`: the file is in the cluster home"),
+            std::string::npos);
+  EXPECT_EQ(found[1].where, "4:4");
+  EXPECT_NE(found[1].message.find("`cd /projects/nlp/llm`"), std::string::npos);
+  EXPECT_NE(found[1].message.find("$CODE_SOURCE_PATH"), std::string::npos);
+  EXPECT_EQ(found[2].where, "5:10");
+  EXPECT_NE(found[2].message.find("`pushd \"$HOME/code\"`"), std::string::npos);
+}
+
+TEST(ClusterPaths, OtherUsesAreGroupedByStorageRoot) {
+  const std::vector<Found> found = cluster_paths(
+      "export HF_HOME=/scratch/$USER/hf\n"
+      "DATA=/datasets/imagenet\n"
+      "mkdir -p /scratch/$USER/out\n"
+      "python train.py --data=/datasets/imagenet/train --out /scratch/$USER/out "
+      "data.val=/datasets/imagenet/val > /scratch/$USER/out/log.txt\n");
+  ASSERT_EQ(found.size(), 2U);
+  EXPECT_EQ(found[0].where, "3:8");
+  EXPECT_NE(found[0].message.find("`HF_HOME=/scratch/$USER/hf` names a path on the cluster's "
+                                  "storage (/scratch)"),
+            std::string::npos);
+  EXPECT_NE(found[0].message.find("(/scratch is used 3 more time(s) in the script)"),
+            std::string::npos);
+  EXPECT_EQ(found[1].where, "4:6");
+  EXPECT_NE(found[1].message.find("(/datasets is used 2 more time(s) in the script)"),
+            std::string::npos);
+}
+
+TEST(ClusterPaths, PathListsAndLaunchersAreRead) {
+  const std::vector<Found> found = cluster_paths(
+      "export PYTHONPATH=/home/alice/lib:$PYTHONPATH\n"
+      "srun --output=/dev/null torchrun --nproc_per_node=8 /gpfs/alice/train.py\n");
+  ASSERT_EQ(found.size(), 2U);
+  EXPECT_NE(found[0].message.find("(/home)"), std::string::npos);
+  EXPECT_NE(found[1].message.find("`/gpfs/alice/train.py`"), std::string::npos);
+}
+
+TEST(ClusterPaths, NotReportedForNodePathsMessagesPatternsAndContainers) {
+  EXPECT_TRUE(
+      cluster_paths("cd \"$SLURM_SUBMIT_DIR\"\n"
+                    "cd $CODE_SOURCE_PATH/src\n"
+                    "cd ../data\n"
+                    "python train.py --data /Volumes/main/ml/imagenet > /tmp/log 2>/dev/null\n"
+                    "echo \"checkpoints go to /scratch/alice\"\n"
+                    "echo /scratch/alice\n"
+                    "sed -i 's/a/b/' config.yaml\n"
+                    "awk '/^step/ {print}' log.txt\n"
+                    "grep -r /scratch logs/\n"
+                    "/usr/bin/env python eval.py\n"
+                    "singularity exec --nv -B /scratch:/scratch img.sif python /app/run.py\n"
+                    "srun apptainer run --bind /data:/data img.sif\n"
+                    "cat <<EOF > config.txt\n/scratch/alice\nEOF\n")
+          .empty());
+}
+
+TEST(ClusterPaths, NotRepeatedWhereAnotherRuleReportsThePath) {
+  // pip (S2A5003), module (S2A4007), a virtualenv activation (S2A4007) and a
+  // container image (S2A5006) carry their own reports.
+  const std::vector<Found> found = cluster_paths(
+      "pip install -r /home/alice/requirements.txt\n"
+      "module use /apps/modulefiles\n"
+      "source /projects/alice/venv/bin/activate\n"
+      "python -m pip install /home/alice/pkg\n"
+      "python train.py\n");
+  EXPECT_TRUE(found.empty()) << found.front().message;
+}
+
+TEST(ClusterPaths, NestedScriptsPointAtTheirWords) {
+  const std::vector<Found> found =
+      cluster_paths("srun bash -c 'cd /lustre/alice && python train.py'\n");
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].where, "3:18");
+}
+
+}  // namespace
+}  // namespace s2a
