@@ -40,16 +40,17 @@ bool is_slurm_client(std::string_view program) {
 /// Commands that are harmless when every node runs them.
 bool is_idempotent(std::string_view program) {
   static const std::unordered_set<std::string_view> kIdempotent = {
-      "",        "echo",      "printf",  "date",     "hostname", "nvidia-smi", "set",   "cd",
-      "mkdir",   "export",    "unset",   "source",   ".",        "ulimit",     "umask", "sleep",
-      "true",    "false",     ":",       "env",      "printenv", "which",      "type",  "command",
-      "test",    "[",         "[[",      "pwd",      "ls",       "cat",        "head",  "tail",
-      "wc",      "grep",      "exit",    "return",   "shift",    "wait",       "trap",  "local",
-      "declare", "readonly",  "typeset", "let",      "nproc",    "free",       "df",    "uname",
-      "id",      "whoami",    "lscpu",   "module",   "ml",       "pip",        "pip3",  "nvcc",
-      "srun",    "basename",  "dirname", "realpath", "readlink", "seq",        "sort",  "read",
-      "mapfile", "readarray", "chmod",   "touch",    "awk",      "sed",        "cut",   "tr",
-      "tee",     "xargs"};
+      "", "echo", "printf", "date", "hostname", "nvidia-smi", "set", "cd", "mkdir", "export",
+      "unset", "source", ".", "ulimit", "umask", "sleep", "true", "false", ":", "env", "printenv",
+      "which", "type", "command", "test", "[", "[[", "pwd", "ls", "cat", "head", "tail", "wc",
+      "grep", "exit", "return", "shift", "wait", "trap", "local", "declare", "readonly", "typeset",
+      "let", "nproc", "free", "df", "uname", "id", "whoami", "lscpu", "module", "ml", "pip", "pip3",
+      "nvcc", "srun", "basename", "dirname", "realpath", "readlink", "seq", "sort", "read",
+      "mapfile", "readarray", "chmod", "touch", "awk", "sed", "cut", "tr", "tee", "xargs",
+      // Shell state and read-only looks at the node.
+      "pushd", "popd", "dirs", "clear", "alias", "unalias", "shopt", "hash", "getopts", "tput",
+      "du", "stat", "file", "md5sum", "sha256sum", "uniq", "ps", "uptime", "lsblk", "ip",
+      "ifconfig", "ibstat", "ibv_devinfo", "ldd", "locale", "groups"};
   return kIdempotent.count(program) != 0;
 }
 

@@ -234,6 +234,14 @@ TEST(LaunchCommand, CallOfAScriptFunctionIsNotReportedButItsCommandsAre) {
   EXPECT_EQ(lines[0], text.find("python prep.py"));
 }
 
+TEST(LaunchCommand, ShellStateAndReadOnlyCommandsRunOnEveryNodeSilently) {
+  // A directory stack or a cleared terminal is each node's own business.
+  const Translation t = run(script(
+      k2x8, "pushd src\nclear\nps aux | grep python\npopd\nsrun torchrun --nnodes=2 t.py\n"));
+  EXPECT_FALSE(has_code(t, Code::runs_on_every_node));
+  EXPECT_FALSE(has_code(t, Code::run_once_guarded));
+}
+
 TEST(LaunchDiagnostics, ProcessesPerNodeDisagreeingWithTheGpusIsReported) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 --nproc_per_node=4 "
