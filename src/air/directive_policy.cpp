@@ -106,13 +106,10 @@ constexpr std::array kRows = {
 };
 
 const Row* find_row(std::string_view option) {
-  const auto it = std::lower_bound(kRows.begin(), kRows.end(), option,
-                                   [](const Row& row, std::string_view name) { return row.option < name; });
+  const auto it =
+      std::lower_bound(kRows.begin(), kRows.end(), option,
+                       [](const Row& row, std::string_view name) { return row.option < name; });
   return it != kRows.end() && it->option == option ? &*it : nullptr;
-}
-
-std::string option_text(const directives::Option& option) {
-  return option.value ? option.spelling + "=" + *option.value : option.spelling;
 }
 
 /// An option sbatch rejects was already reported as an error where it was
@@ -176,12 +173,12 @@ std::vector<DirectiveOutcome> apply_directive_policy(const directives::ScanResul
     }
     if (row == nullptr) {
       diagnostics.push_back({Code::directive_not_mapped, option.span,
-                             option_text(option) + " has no AI Runtime equivalent and is dropped",
+                             option.text() + " has no AI Runtime equivalent and is dropped",
                              "check whether the job depends on it"});
       outcomes.push_back({&option, DirectiveStatus::reported});
       continue;
     }
-    diagnostics.push_back({row->code, option.span, option_text(option) + ": " + std::string(row->what),
+    diagnostics.push_back({row->code, option.span, option.text() + ": " + std::string(row->what),
                            std::string(row->hint)});
     outcomes.push_back({&option, row->status});
   }

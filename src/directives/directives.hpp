@@ -89,6 +89,8 @@ struct Option {
   [[nodiscard]] std::string_view name() const {
     return spec->alias_of.empty() ? spec->long_name : spec->alias_of;
   }
+  /// The option as a user writes it, for messages: "--nodes=2", "-N 2", "--exclusive".
+  [[nodiscard]] std::string text() const;
 };
 
 struct OptionParse {

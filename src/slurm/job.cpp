@@ -15,17 +15,13 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-std::string option_text(const Option& option) {
-  return option.value ? option.spelling + "=" + *option.value : option.spelling;
-}
-
 /// Runs a value grammar on an option and reports sbatch's rejection.
 template <class T, class Parser>
 std::optional<T> parse_value(const Option& option, Parser parser, Diagnostics& diagnostics) {
   auto parsed = parser(option.value.value_or(""));
   if (parsed) return *parsed.value;
   diagnostics.push_back({Code::invalid_option_value, option.span,
-                         "sbatch rejects " + option_text(option) + ": " + parsed.error,
+                         "sbatch rejects " + option.text() + ": " + parsed.error,
                          "correct the value; the option is left out of the translation"});
   return std::nullopt;
 }
@@ -74,7 +70,7 @@ std::optional<GpuRequest> gpu_request_from_gres(const Option& option, Diagnostic
       request->count += entry.count;
     } else {
       diagnostics.push_back({Code::gres_not_gpu, option.span,
-                             "generic resource \"" + entry.name + "\" in " + option_text(option) +
+                             "generic resource \"" + entry.name + "\" in " + option.text() +
                                  " has no AI Runtime equivalent",
                              "AI Runtime nodes come with fixed local resources; remove it"});
     }
@@ -269,7 +265,7 @@ void report_overridden(const directives::ScanResult& scan, const Job& job,
   for (const Option& option : scan.options) {
     if (!option.overridden || option.component != 0) continue;
     const Option* winner = find(job, option.name());
-    std::string message = option_text(option) + " is overridden by a later " +
+    std::string message = option.text() + " is overridden by a later " +
                           std::string(winner ? winner->spelling : option.spelling);
     if (winner && winner->value) message += "=" + *winner->value;
     diagnostics.push_back({Code::option_overridden, option.span, message,

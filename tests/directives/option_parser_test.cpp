@@ -89,6 +89,17 @@ TEST(ParseOptions, ShortClusters) {
                                                 {"nodes", "4"}}));
 }
 
+TEST(ParseOptions, MessagesShowOptionsAsWritten) {
+  const auto words = words_of({"-N", "2", "-c32", "--nodes=4", "--exclusive", "--gpus", "8"});
+  const OptionParse parse = parse_options(words, sbatch_options());
+  ASSERT_EQ(parse.options.size(), 5U);
+  EXPECT_EQ(parse.options[0].text(), "-N 2");
+  EXPECT_EQ(parse.options[1].text(), "-c 32");
+  EXPECT_EQ(parse.options[2].text(), "--nodes=4");
+  EXPECT_EQ(parse.options[3].text(), "--exclusive");
+  EXPECT_EQ(parse.options[4].text(), "--gpus=8");
+}
+
 struct AmbiguousCase {
   std::string word;
   std::string message;
