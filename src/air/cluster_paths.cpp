@@ -88,15 +88,27 @@ std::string_view leading_text(const ast::Word& word, std::string& storage) {
 /// `DATA=/x`): up to the first `:` or `,` (lists such as PATH). Text with
 /// blanks is a message, not a path.
 std::optional<std::string_view> path_in(std::string_view text) {
-  if (text.find_first_of(" \t\n") != std::string_view::npos) return std::nullopt;
-  if (!text.starts_with('/') && !text.starts_with('~')) {
+  const auto starts_path = [](std::string_view t) {
+    return t.starts_with('/') || t.starts_with('~');
+  };
+  if (!starts_path(text)) {
     const size_t eq = text.find('=');
     if (eq == std::string_view::npos) return std::nullopt;
     text.remove_prefix(eq + 1);
   }
-  text = text.substr(0, text.find_first_of(":,"));
-  if (!text.starts_with('/') && !text.starts_with('~')) return std::nullopt;
+  text = text.substr(0, std::min(text.find(':'), text.find(',')));
+  const bool blank = std::any_of(text.begin(), text.end(),
+                                 [](char c) { return c == ' ' || c == '\t' || c == '\n'; });
+  if (!starts_path(text) || blank) return std::nullopt;
   return text;
+}
+
+/// Before any folding, on the word as written: a path needs a `/`, a `~` or
+/// $HOME. Most words of a script have none.
+bool may_name_path(std::string_view written) {
+  return written.find('/') != std::string_view::npos ||
+         written.find('~') != std::string_view::npos ||
+         written.find("HOME") != std::string_view::npos;
 }
 
 class Finder {
@@ -105,6 +117,7 @@ class Finder {
 
   void visit(const slurm::Site& site) {
     const ast::Command& command = *site.command;
+    if (!may_name_path(text_of(site.view, command.span))) return;  // most commands
     for (const ast::Assignment& a : command.assignments) {
       if (!a.is_array) add(site, a.value, PathUse::argument, true);
     }
@@ -153,14 +166,18 @@ class Finder {
   }
 
   void add(const slurm::Site& site, const ast::Word& word, PathUse use, bool assignment) {
+    const std::string_view written = text_of(site.view, word.span);
+    if (!may_name_path(written)) return;
     const std::optional<std::string_view> path = path_in(leading_text(word, storage_));
     if (!path) return;
     std::optional<std::string> root = cluster_storage_root(*path);
     if (!root) return;
-    const std::string_view written =
-        body_.views[site.view].text.substr(word.span.begin, word.span.size());
     out_.push_back({site.view, word.span, site.program, written, std::string(*path),
                     std::move(*root), use, assignment});
+  }
+
+  std::string_view text_of(uint32_t view, Span span) const {
+    return body_.views[view].text.substr(span.begin, span.size());
   }
 
   const slurm::Body& body_;
