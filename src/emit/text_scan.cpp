@@ -14,11 +14,13 @@ size_t literal_safe_utf8_length(std::string_view text, size_t at) {
   return c1_control || yaml_break || byte_order_mark ? 0 : length;
 }
 
-bool is_literal_block_text(std::string_view text) {
-  if (is_printable_ascii_or(text, '\n', '\t')) return true;  // the common case, vectorized
+namespace {
+
+/// The slow path of the checks below: byte by byte, decoding UTF-8.
+bool is_safe_utf8_text(std::string_view text, bool tab_and_newline) {
   for (size_t i = 0; i < text.size();) {
     const char c = text[i];
-    if (!outside_printable_ascii(c) || c == '\n' || c == '\t') {
+    if (!outside_printable_ascii(c) || (tab_and_newline && (c == '\n' || c == '\t'))) {
       ++i;
       continue;
     }
@@ -27,6 +29,18 @@ bool is_literal_block_text(std::string_view text) {
     i += length;
   }
   return true;
+}
+
+}  // namespace
+
+bool is_literal_block_text(std::string_view text) {
+  if (is_printable_ascii_or(text, '\n', '\t')) return true;  // the common case, vectorized
+  return is_safe_utf8_text(text, true);
+}
+
+bool is_safe_line_text(std::string_view text) {
+  if (is_printable_ascii(text)) return true;  // the common case, vectorized
+  return is_safe_utf8_text(text, false);
 }
 
 }  // namespace s2a::emit

@@ -41,6 +41,10 @@ size_t literal_safe_utf8_length(std::string_view text, size_t at);
 /// the UTF-8 characters literal_safe_utf8_length accepts.
 bool is_literal_block_text(std::string_view text);
 
+/// Text a plain or single-quoted scalar carries unchanged: printable ASCII and
+/// the UTF-8 characters literal_safe_utf8_length accepts (no tab, no newline).
+bool is_safe_line_text(std::string_view text);
+
 inline size_t count_newlines(std::string_view text) {
   size_t count = 0;
   for (char c : text) count += c == '\n' ? 1 : 0;

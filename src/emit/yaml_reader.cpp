@@ -20,12 +20,12 @@ struct Line {
   std::string_view raw;   // the whole line
 };
 
+bool is_key_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+
 bool is_simple_key(std::string_view key) {
-  if (key.empty() || key.size() > 100) return false;
-  if (!(std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_')) return false;
-  return std::all_of(key.begin(), key.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
+  if (key.empty() || key.size() > 100 || !is_key_start(key[0])) return false;
+  return std::all_of(key.begin(), key.end(),
+                     [](char c) { return is_key_start(c) || (c >= '0' && c <= '9'); });
 }
 
 // Duplicates are left to yaml-cpp. Sorted, so that env_variables with
@@ -169,7 +169,9 @@ class Reader {
     map.kind = YamlDoc::Kind::map;
     while (i_ < lines_.size()) {
       const Line& line = lines_[i_];
-      if (line.raw.empty() || !is_printable_ascii(line.raw)) return false;
+      // Safe UTF-8 in plain scalars and comments, a tab in a comment; never
+      // a byte another YAML reader could take as a line break.
+      if (line.raw.empty() || !is_literal_block_text(line.raw)) return false;
       if (line.text.starts_with('#')) {  // a comment line (the array submission block)
         ++i_;
         continue;

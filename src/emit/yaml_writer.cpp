@@ -28,7 +28,7 @@ bool is_null_spelling(std::string_view text) {
 }  // namespace
 
 bool plain_scalar_allowed(std::string_view value) {
-  if (is_null_spelling(value) || !is_printable_ascii(value)) return false;
+  if (is_null_spelling(value) || !is_safe_line_text(value)) return false;
   const char first = value.front();
   if (is_blank(first) ||
       std::string_view(",[]{}#&*!|>'\"%@`").find(first) != std::string_view::npos) {
@@ -107,8 +107,11 @@ YamlWriter& YamlWriter::operator<<(YAML::EMITTER_MANIP manip) {
 }
 
 YamlWriter& YamlWriter::operator<<(const YAML::_Comment& comment) {
-  if (!is_printable_ascii(comment.content) || out_.empty() || out_.back() == '\n') {
-    unsupported();  // multi-line or leading comments: leave them to yaml-cpp
+  // yaml-cpp writes a comment's characters as they are (a tab, UTF-8);
+  // multi-line and leading comments are left to it.
+  if (!is_literal_block_text(comment.content) || comment.content.find('\n') != std::string::npos ||
+      out_.empty() || out_.back() == '\n') {
+    unsupported();
     return *this;
   }
   out_ += "  # ";
@@ -188,11 +191,19 @@ YamlWriter& YamlWriter::scalar(std::string_view value) {
 }
 
 void YamlWriter::write_scalar(std::string_view value, Format format) {
-  if (!is_printable_ascii(value)) {
-    unsupported();  // escapes and UTF-8 handling: yaml-cpp's business
+  // Plain and single-quoted scalars carry safe UTF-8 as it is, like yaml-cpp;
+  // double quotes escape some of it (U+00A0): yaml-cpp's business.
+  const bool ascii = is_printable_ascii(value);
+  if (!ascii && !is_safe_line_text(value)) {
+    unsupported();
     return;
   }
-  if (format == Format::automatic && plain_scalar_allowed(value)) {
+  const bool plain = format == Format::automatic && plain_scalar_allowed(value);
+  if (!ascii && !plain && format != Format::single_quoted) {
+    unsupported();
+    return;
+  }
+  if (plain) {
     out_ += value;
   } else if (format == Format::single_quoted) {
     out_ += '\'';

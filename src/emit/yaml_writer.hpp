@@ -4,8 +4,10 @@
 // yaml-cpp's emitter matches every character against regular expressions and
 // took a third of translate(). This writer takes the same `<<` stream of
 // manipulators, but only knows the common case: block maps and sequences,
-// printable ASCII scalars (plain, single- or double-quoted), literal blocks
-// (which may also carry UTF-8, written as is), integers and comments.
+// printable ASCII scalars (plain, single- or double-quoted), literal blocks,
+// integers and comments. Literal blocks, plain and single-quoted scalars and
+// comments may also carry UTF-8, written as is (not C1 controls, U+2028/2029
+// or a byte order mark: see literal_safe_utf8_length).
 // Anything else (other non-ASCII or control bytes, flow style, long keys, ...)
 // clears good(), and the caller emits the document with yaml-cpp instead, so
 // the output never depends on which writer ran.
@@ -61,7 +63,7 @@ class YamlWriter {
 };
 
 /// yaml-cpp's rule for writing `value` as a plain scalar in block context,
-/// for printable ASCII. Exposed for tests.
+/// for printable ASCII and safe UTF-8 (is_safe_line_text). Exposed for tests.
 [[nodiscard]] bool plain_scalar_allowed(std::string_view value);
 
 }  // namespace s2a::emit

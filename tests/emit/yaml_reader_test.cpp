@@ -84,6 +84,20 @@ TEST(YamlReader, ReadsUtf8LiteralBlocksLikeYamlCpp) {
                    .has_value());
 }
 
+TEST(YamlReader, ReadsUtf8PlainScalarsAndTabsInCommentsLikeYamlCpp) {
+  const std::string text =
+      "experiment_name: job  # line 27: srun \\\t--container-mounts=/x\n"
+      "env_variables:\n  PATH: /work/anaconda3/bin:\xc2\xa3PATH  # line 14: \xc2\xa3\n"
+      "  NOTE: 'caf\xc3\xa9 \xe6\x97\xa5'\n"
+      "command: |\n  python t.py\n";
+  ASSERT_TRUE(expect_same_or_declined(text));
+  const std::optional<YamlDoc> doc = read_simple_yaml(text);
+  EXPECT_EQ(YamlDoc::text_or(doc->find("env_variables")->find("PATH")),
+            "/work/anaconda3/bin:\xc2\xa3PATH");
+  // A NEL in a comment would end the line for other readers: declined.
+  EXPECT_FALSE(read_simple_yaml("a: b  # x\xc2\x85y\n").has_value());
+}
+
 TEST(YamlReader, ReadsTrainYaml) {
   const std::string text =
       "experiment_name: llama-sft  # line 2: --job-name=llama-sft\n"
@@ -118,7 +132,7 @@ TEST(YamlReader, ReadsCommentLinesLikeYamlCpp) {
 
 TEST(YamlReader, DeclinesWhatItDoesNotKnow) {
   for (const char* text : {"a: [1, 2]\n", "a: {b: c}\n", "a: &x 1\n", "a: >\n  folded\n",
-                           "a: |-\n  x\n", "a: caf\xc3\xa9\n", "- a\n", "a: b\na: c\n",
+                           "a: |-\n  x\n", "a: caf\xc3\xa9\xc2\x9f\n", "- a\n", "a: b\na: c\n",
                            "\"a\": b\n", "a:\n  b: \"\\n\"\n", "a: |\n\n    x\n", ""}) {
     EXPECT_FALSE(read_simple_yaml(text).has_value()) << text;
   }

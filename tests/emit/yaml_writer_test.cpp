@@ -181,9 +181,52 @@ TEST(YamlWriter, LiteralBlockTakesSafeUtf8) {
   }
 }
 
+// One value written plain, in a sequence, single-quoted and in comments (one
+// with a tab, as provenance comments quoting `srun \<TAB>--flag` have).
+template <class Out>
+std::pair<std::string, bool> write_utf8_document(const std::string& value) {
+  Out out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "plain" << YAML::Value << value << YAML::Comment("line 3: " + value);
+  out << YAML::Key << "list" << YAML::Value << YAML::BeginSeq << value << YAML::EndSeq;
+  out << YAML::Key << "single" << YAML::Value << YAML::SingleQuoted << value;
+  out << YAML::Key << "tab" << YAML::Value << "x" << YAML::Comment("srun \\\t--mounts=" + value);
+  out << YAML::EndMap;
+  return {out.c_str(), out.good()};
+}
+
+TEST(YamlWriter, PlainSingleQuotedAndCommentsTakeSafeUtf8) {
+  const std::vector<std::pair<std::string, bool>> values = {
+      {"/work/anaconda3/bin:\xc2\xa3PATH", true},  // a pound sign, as in a real script
+      {"caf\xc3\xa9", true},
+      {"\xe6\x97\xa5\xe6\x9c\xac", true},  // CJK
+      {"\xf0\x9f\x9a\x80 launch", true},   // emoji (4 bytes)
+      {"a\xc2\xa0"
+       "b",
+       true},                  // no-break space
+      {"\xc2\xa3: x", false},  // not plain: double quotes escape, yaml-cpp
+      {"#\xc2\xa3", false},    // likewise
+      {"a\xc2\x85"
+       "b",
+       false},                   // NEL
+      {"a\xe2\x80\xa8", false},  // line separator
+      {"bad\xff", false}};       // not UTF-8
+  for (const auto& [value, accepted] : values) {
+    SCOPED_TRACE(value);
+    const auto [expected, expected_good] = write_utf8_document<YAML::Emitter>(value);
+    const auto [actual, actual_good] = write_utf8_document<YamlWriter>(value);
+    ASSERT_TRUE(expected_good);
+    EXPECT_EQ(actual_good, accepted);
+    if (actual_good) {
+      EXPECT_EQ(actual, expected);
+    }
+  }
+}
+
 TEST(YamlWriter, RefusesWhatItCannotWrite) {
-  YamlWriter utf8;
-  utf8 << YAML::BeginMap << YAML::Key << "k" << YAML::Value << "caf\xc3\xa9" << YAML::EndMap;
+  YamlWriter utf8;  // double quotes escape some of UTF-8 (U+00A0): left to yaml-cpp
+  utf8 << YAML::BeginMap << YAML::Key << "k" << YAML::Value << YAML::DoubleQuoted << "caf\xc3\xa9"
+       << YAML::EndMap;
   EXPECT_FALSE(utf8.good());
   YamlWriter flow;
   flow << YAML::Flow << YAML::BeginMap << YAML::EndMap;
