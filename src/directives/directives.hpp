@@ -48,7 +48,7 @@ struct OptionSpec {
 /// An option table: sbatch's or srun's.
 class OptionTable {
  public:
-  explicit OptionTable(std::span<const OptionSpec> specs) : specs_(specs) {}
+  explicit OptionTable(std::span<const OptionSpec> specs);
   [[nodiscard]] std::span<const OptionSpec> specs() const { return specs_; }
   /// The spec whose long name is exactly `long_name` (no prefixes), or null.
   [[nodiscard]] const OptionSpec* find(std::string_view long_name) const;
@@ -57,6 +57,8 @@ class OptionTable {
 
  private:
   std::span<const OptionSpec> specs_;
+  // Every directive looks up its name: a binary search, not a scan of ~200 specs.
+  std::vector<const OptionSpec*> by_long_name_;
 };
 
 [[nodiscard]] const OptionTable& sbatch_options();
@@ -137,5 +139,9 @@ struct ScanResult {
 
 /// True when repeated occurrences add up instead of replacing each other.
 [[nodiscard]] bool option_accumulates(const OptionSpec& spec);
+
+/// Last one wins: sets `overridden` on every occurrence a later one of the
+/// same option replaces (not on options that accumulate), clears it elsewhere.
+void mark_overridden(std::span<Option> options);
 
 }  // namespace s2a::directives

@@ -2,7 +2,7 @@
 //
 // Slurm checks whether each option was *set* (any occurrence) and, for
 // --gres and --tres-per-task, looks at the final value; so do we.
-#include <map>
+#include <algorithm>
 #include <string>
 
 #include "directives/directives.hpp"
@@ -10,14 +10,6 @@
 
 namespace s2a::directives {
 namespace {
-
-using LastByName = std::map<std::string_view, const Option*>;
-
-LastByName last_occurrences(std::span<const Option> options) {
-  LastByName last;
-  for (const Option& option : options) last[option.name()] = &option;
-  return last;
-}
 
 /// _validate_gres_vs_gpus_per_node(): Slurm prefixes each entry with `gres/`
 /// and looks for `gres/gpu`, so any entry whose name starts with `gpu` counts.
@@ -65,10 +57,12 @@ Diagnostic conflict(const Option& a, const Option& b, std::string_view slurm_mes
 
 Diagnostics check_exclusive_options(std::span<const Option> options) {
   Diagnostics out;
-  const LastByName last = last_occurrences(options);
+  // The last occurrence of `name`: a dozen lookups in a handful of options,
+  // cheaper than building a map for each script.
   auto get = [&](std::string_view name) -> const Option* {
-    const auto it = last.find(name);
-    return it == last.end() ? nullptr : it->second;
+    const auto it = std::find_if(options.rbegin(), options.rend(),
+                                 [&](const Option& option) { return option.name() == name; });
+    return it == options.rend() ? nullptr : &*it;
   };
 
   // Memory: report each later option against the first one present.

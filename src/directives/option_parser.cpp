@@ -249,25 +249,25 @@ class Parser {
             "write `" + dashed(spec.long_name) + "=VALUE`"};
   }
 
-  /// Last one wins: every earlier occurrence of the same option is overridden.
-  static void mark_overridden(std::vector<Option>& options) {
-    std::unordered_map<std::string_view, size_t> last;
-    for (size_t k = 0; k < options.size(); ++k) {
-      if (option_accumulates(*options[k].spec)) continue;
-      auto [it, inserted] = last.try_emplace(options[k].name(), k);
-      if (!inserted) {
-        options[it->second].overridden = true;
-        it->second = k;
-      }
-    }
-  }
-
   std::span<const Word> words_;
   const OptionTable& table_;
   OptionParse result_;
 };
 
 }  // namespace
+
+void mark_overridden(std::span<Option> options) {
+  std::unordered_map<std::string_view, size_t> last;
+  for (size_t k = 0; k < options.size(); ++k) {
+    options[k].overridden = false;
+    if (option_accumulates(*options[k].spec)) continue;
+    auto [it, inserted] = last.try_emplace(options[k].name(), k);
+    if (!inserted) {
+      options[it->second].overridden = true;
+      it->second = k;
+    }
+  }
+}
 
 OptionParse parse_options(std::span<const Word> words, const OptionTable& table) {
   return Parser(words, table).run();

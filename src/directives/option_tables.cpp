@@ -264,10 +264,20 @@ std::vector<OptionSpec> specs_for(Programs program) {
 
 }  // namespace
 
+OptionTable::OptionTable(std::span<const OptionSpec> specs) : specs_(specs) {
+  by_long_name_.reserve(specs.size());
+  for (const OptionSpec& spec : specs) by_long_name_.push_back(&spec);
+  // Stable: of two specs with one long name, the first in the table wins, as before.
+  std::stable_sort(
+      by_long_name_.begin(), by_long_name_.end(),
+      [](const OptionSpec* a, const OptionSpec* b) { return a->long_name < b->long_name; });
+}
+
 const OptionSpec* OptionTable::find(std::string_view long_name) const {
-  const auto it = std::find_if(specs_.begin(), specs_.end(),
-                               [&](const OptionSpec& spec) { return spec.long_name == long_name; });
-  return it == specs_.end() ? nullptr : &*it;
+  const auto it = std::lower_bound(
+      by_long_name_.begin(), by_long_name_.end(), long_name,
+      [](const OptionSpec* spec, std::string_view name) { return spec->long_name < name; });
+  return it != by_long_name_.end() && (*it)->long_name == long_name ? *it : nullptr;
 }
 
 const OptionSpec* OptionTable::find_short(char short_name) const {

@@ -6,7 +6,6 @@
 // component's words go through the option engine once, as sbatch does.
 #include <algorithm>
 #include <string>
-#include <unordered_map>
 
 #include "directives/directives.hpp"
 #include "directives/file_checks.hpp"
@@ -380,6 +379,8 @@ class Scanner {
       parse_component(components_[c], static_cast<int>(c));
       std::span<Option> options(result_.options.data() + first_option,
                                 result_.options.size() - first_option);
+      // Last one wins within the component: parse_options() marked only
+      // within each stretch of words it parsed.
       mark_overridden(options);
       Diagnostics conflicts = check_exclusive_options(options);
       result_.diagnostics.insert(result_.diagnostics.end(), conflicts.begin(), conflicts.end());
@@ -492,21 +493,6 @@ class Scanner {
          "sbatch ignores `" + option.spelling +
              "` in #SBATCH lines: it only works on the sbatch command line",
          "remove it from the script"});
-  }
-
-  /// Last one wins within a component (parse_options() marked only within
-  /// each stretch it parsed).
-  static void mark_overridden(std::span<Option> options) {
-    std::unordered_map<std::string_view, size_t> last;
-    for (size_t k = 0; k < options.size(); ++k) {
-      options[k].overridden = false;
-      if (option_accumulates(*options[k].spec)) continue;
-      auto [it, inserted] = last.try_emplace(options[k].name(), k);
-      if (!inserted) {
-        options[it->second].overridden = true;
-        it->second = k;
-      }
-    }
   }
 
   std::string_view text_;

@@ -45,7 +45,18 @@ size_t read_word(std::string_view body, size_t pos, uint32_t base, Word& word, c
       word.offsets.push_back(word.span.begin + static_cast<uint32_t>(k));
     }
   };
+  const auto ordinary = [](char c) {
+    return !is_space(c) && c != '\\' && c != '"' && c != '\'' && c != '#';
+  };
   while (pos < body.size() && (quote != '\0' || !is_space(body[pos]))) {
+    if (verbatim && quote == '\0' && !literal && ordinary(body[pos])) {
+      // The common case, `--nodes=2`: a run of plain bytes, copied at once.
+      size_t run = pos + 1;
+      while (run < body.size() && ordinary(body[run])) ++run;
+      word.text.append(body.substr(pos, run - pos));
+      pos = run;
+      continue;
+    }
     const char c = body[pos];
     if (literal) {
       literal = false;
