@@ -291,8 +291,10 @@ std::vector<ProcessCountOption> find_process_count_options(const slurm::Body& bo
     const std::string_view text = view.text;
     const size_t begin = site.command->span.begin;
     const size_t end = std::min<size_t>(site.command->span.end, text.size());
-    for (size_t i = begin; i < end; ++i) {
-      if (text[i] != '-') continue;
+    // From dash to dash (memchr), never past the command: options are a
+    // small part of the text.
+    const std::string_view command = text.substr(0, end);
+    for (size_t i = command.find('-', begin); i < end; i = command.find('-', i + 1)) {
       const char before = i == begin ? ' ' : text[i - 1];
       if (before != ' ' && before != '\t' && before != '\n' && before != '"' && before != '\'') {
         continue;
