@@ -30,15 +30,16 @@ struct ClusterPath {
   std::string_view program;  // the command's program ("cd", "pushd", "python", ...)
   std::string_view written;  // the word as written (a view of the body's text)
   std::string path;  // as the shell would see its literal start: "/scratch/u/data", "~/code"
-  std::string root;  // what the report groups by: "/scratch/u", "~"
+  std::string root;  // what the report groups by: "/scratch", "~"
   PathUse use = PathUse::argument;
   bool assignment = false;  // a variable's value: it stays in effect when the
                             // statement moves (export X=... -> env_variables)
 };
 
 /// The storage root of `path` when it is on the cluster rather than the node
-/// image or AI Runtime's own mounts: the first two components of an absolute
-/// path ("/scratch/u"), or "~" for the home directory ("~/x", "$HOME/x").
+/// image or AI Runtime's own mounts: the top directory of an absolute path
+/// ("/scratch"), or "~" for the home directory ("~/x", "$HOME/x"; "~alice"
+/// for another user's).
 /// System directories (/usr, /tmp, /dev, ...) and AI Runtime paths
 /// (/Volumes, /Workspace, /dbfs, /local_disk0) are not cluster storage.
 [[nodiscard]] std::optional<std::string> cluster_storage_root(std::string_view path);

@@ -13,7 +13,7 @@ namespace s2a::emit {
 struct ReportInput {
   const SourceFile& file;
   const Diagnostics& diagnostics;
-  const std::vector<Span>& redactions;      // bytes never to print (secret values)
+  const std::vector<Span>& redactions;  // bytes never to print (secret values)
   const Diagnostics* suppressed = nullptr;  // silenced ones: counted in JSON, never printed
 };
 
