@@ -37,6 +37,16 @@ bool is_slurm_client(std::string_view program) {
   return kClients.count(program) != 0;
 }
 
+/// The Slurm command a stored command line starts with (`"srun -n 4 ..."`,
+/// `'scontrol show ...'`, `(srun python t.py)`), as written, or empty.
+std::string_view slurm_command_at_start(std::string_view value) {
+  const size_t begin = value.find_first_not_of("\"'( \t");
+  if (begin == std::string_view::npos) return {};
+  const std::string_view rest = value.substr(begin);
+  const std::string_view word = rest.substr(0, rest.find_first_of(" \t\n\"')"));
+  return word == "srun" || is_slurm_client(word) ? word : std::string_view();
+}
+
 /// Commands that are harmless when every node runs them.
 bool is_idempotent(std::string_view program) {
   static const std::unordered_set<std::string_view> kIdempotent = {
@@ -151,6 +161,7 @@ class CommandMapper final : public CommandEditor {
     track_variables();
     make_process_counts_portable();
     for (const Site& site : body_.sites) {
+      report_slurm_command_in_variable(site);
       remove_statement_if_replaced_by_runtime(site);
       if (site.launcher.kind != Launcher::none || site.program == "srun"sv)
         first_launch_seen_ = true;
@@ -1258,6 +1269,46 @@ class CommandMapper final : public CommandEditor {
   }
 
   // --- what runs where ----------------------------------------------------------
+
+  /// `cmd="srun -l python t.py"` ... `$cmd`: the Slurm command is inside a
+  /// string, where the launch rules do not reach, and would fail when the
+  /// variable runs. Reported at the assignment, also when it moved to
+  /// env_variables.
+  void report_slurm_command_in_variable(const Site& site) {
+    const ast::Command& command = *site.command;
+    const auto check = [&](std::string_view name, Span value) {
+      const std::string_view slurm_command = slurm_command_at_start(source(site.view, value));
+      if (slurm_command.empty()) return;
+      const std::string program(slurm_command);
+      report(Code::slurm_command_in_body, site.view, value,
+             "`" + std::string(name) + "` holds a command that starts with `" + program +
+                 "`, a Slurm command that does not exist on AI Runtime: it fails where $" +
+                 std::string(name) + " runs",
+             program == "srun"
+                 ? "write the launch as a command, which slurm2air translates (srun goes; the "
+                   "program runs once per node, or once per GPU under a launcher), or take "
+                   "`srun` and its options out of the string"
+                 : "remove it, or use the `databricks air` commands");
+    };
+    for (const ast::Assignment& a : command.assignments) {
+      if (!a.is_array) {
+        check(a.name, a.value.span);
+      } else if (!a.elements.empty()) {
+        check(a.name, a.elements.front().span);
+      }
+    }
+    if (site.program != "export"sv && site.program != "declare"sv && site.program != "local"sv &&
+        site.program != "readonly"sv && site.program != "typeset"sv) {
+      return;
+    }
+    for (size_t i = 1; i < command.words.size(); ++i) {
+      const Span span = command.words[i].span;
+      const std::string_view written = source(site.view, span);
+      const size_t eq = written.find('=');
+      if (eq == std::string_view::npos || eq == 0) continue;
+      check(written.substr(0, eq), Span{static_cast<uint32_t>(span.begin + eq + 1), span.end});
+    }
+  }
 
   void check_runs_on_every_node(const Site& site) {
     if (site.program == "sbatch"sv) {

@@ -242,6 +242,27 @@ TEST(LaunchCommand, ShellStateAndReadOnlyCommandsRunOnEveryNodeSilently) {
   EXPECT_FALSE(has_code(t, Code::run_once_guarded));
 }
 
+TEST(LaunchDiagnostics, SlurmCommandsStoredInVariablesAreReportedWhereAssigned) {
+  const std::string body =
+      "export SRUN=\"srun --mpi=pmi2\"\n"
+      "cmd='srun -l python t.py'\n"
+      "args=(srun -n 2 hostname)\n"
+      "local_cmd=\"python t.py\"\n"
+      "$cmd\n";
+  const Translation t = run(script(k2x8, body));
+  std::vector<std::string> written;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::slurm_command_in_body) {
+      written.emplace_back(t.file->slice(d.span));
+    }
+  }
+  EXPECT_EQ(written,
+            (std::vector<std::string>{"\"srun --mpi=pmi2\"", "'srun -l python t.py'", "srun"}));
+  EXPECT_EQ(message_of(t, Code::slurm_command_in_body),
+            "`SRUN` holds a command that starts with `srun`, a Slurm command that does not "
+            "exist on AI Runtime: it fails where $SRUN runs");
+}
+
 TEST(LaunchDiagnostics, ProcessesPerNodeDisagreeingWithTheGpusIsReported) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 --nproc_per_node=4 "
