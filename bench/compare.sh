@@ -24,13 +24,25 @@ for tool in bash shfmt hyperfine /usr/bin/time "$driver" "$cli"; do
   command -v "$tool" > /dev/null || { echo "missing: $tool" >&2; exit 1; }
 done
 
-# Only scripts bash itself accepts, so every tool parses the same valid text.
+# Only scripts bash and shfmt both accept without a word on stderr, so every
+# tool parses the same valid text. A warning matters: a here-document that
+# ends at the end of its file would swallow the scripts after it in the
+# concatenation below, and a tool that stops at an error would time nothing.
 find "$scripts" -type f | sort > "$work/all.list"
-while IFS= read -r f; do bash -n "$f" 2> /dev/null && printf '%s\n' "$f"; done \
-  < "$work/all.list" > "$work/files.list"
+while IFS= read -r f; do
+  bash -n "$f" > /dev/null 2> "$work/err" && [[ ! -s $work/err ]] &&
+    shfmt "$f" > /dev/null 2>&1 && printf '%s\n' "$f"
+done < "$work/all.list" > "$work/files.list"
 # One big file for the parse-throughput comparison: bash -n takes one file per
 # process, so per-file runs would measure process start-up, not parsing.
 while IFS= read -r f; do cat "$f"; echo; done < "$work/files.list" > "$work/all.sh"
+bash -n "$work/all.sh" > /dev/null 2> "$work/bash.err" || true
+shfmt "$work/all.sh" > /dev/null 2> "$work/shfmt.err" || true
+if [[ -s $work/bash.err || -s $work/shfmt.err ]]; then
+  echo "warning: the concatenation does not parse cleanly as a whole, so bash -n or shfmt may" \
+    "stop early and their lines/ms below are not comparable:" \
+    "$(head -n 1 "$work/bash.err" "$work/shfmt.err" | tr '\n' ' ')" >&2
+fi
 files=$(wc -l < "$work/files.list")
 lines=$(wc -l < "$work/all.sh")
 echo "== inputs: $files scripts that bash -n accepts, $lines lines (load: $(cut -d' ' -f1-3 /proc/loadavg))"
