@@ -28,10 +28,6 @@ constexpr std::array kSkippedPrograms = {
     "apptainer"sv, "docker"sv, "podman"sv, "enroot"sv, "shifter"sv, "ch-run"sv,    "pip"sv,
     "pip3"sv,      "module"sv, "ml"sv,     "conda"sv,  "mamba"sv,   "micromamba"sv};
 
-/// Builtins whose `NAME=value` words are assignments.
-constexpr std::array kDeclarations = {"export"sv, "declare"sv, "typeset"sv, "local"sv,
-                                      "readonly"sv};
-
 template <size_t N>
 bool is_one_of(std::string_view text, const std::array<std::string_view, N>& names) {
   return std::find(names.begin(), names.end(), text) != names.end();
@@ -128,7 +124,7 @@ class Finder {
       }
     }
     if (command.words.empty() || is_one_of(site.program, kSkippedPrograms)) return;
-    const bool declaration = is_one_of(site.program, kDeclarations);
+    const bool declaration = slurm::is_declaration_builtin(site.program);
     const bool cd = site.program == "cd" || site.program == "pushd";
     const bool source = site.program == "source" || site.program == ".";
     // srun's own options are reported with srun; its command is read here.

@@ -1297,10 +1297,7 @@ class CommandMapper final : public CommandEditor {
         check(a.name, a.elements.front().span);
       }
     }
-    if (site.program != "export"sv && site.program != "declare"sv && site.program != "local"sv &&
-        site.program != "readonly"sv && site.program != "typeset"sv) {
-      return;
-    }
+    if (!slurm::is_declaration_builtin(site.program)) return;
     for (size_t i = 1; i < command.words.size(); ++i) {
       const Span span = command.words[i].span;
       const std::string_view written = source(site.view, span);

@@ -365,6 +365,11 @@ LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
 
 bool is_shell_program(std::string_view program) { return is_shell(program); }
 
+bool is_declaration_builtin(std::string_view program) {
+  return program == "export" || program == "declare" || program == "typeset" ||
+         program == "local" || program == "readonly";
+}
+
 std::string_view launcher_name(Launcher launcher) {
   switch (launcher) {
     case Launcher::none:

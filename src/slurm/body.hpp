@@ -112,5 +112,8 @@ struct Body {
 [[nodiscard]] std::string_view launcher_name(Launcher launcher);
 /// bash, sh, zsh, dash: interpreters whose `-c SCRIPT` is parsed again.
 [[nodiscard]] bool is_shell_program(std::string_view program);
+/// export, declare, typeset, local, readonly: builtins whose `NAME=value`
+/// words are assignments.
+[[nodiscard]] bool is_declaration_builtin(std::string_view program);
 
 }  // namespace s2a::slurm
