@@ -179,7 +179,8 @@ bool SetupMapper::map_setup_command(const Site& site) {
   const ast::Command& command = *site.command;
   const std::string_view text = body_.views[site.view].text;
   const bool python_pip = (starts_with(site.program, "python")) && command.words.size() >= 4 &&
-                          slurm::literal_is(command.words[1], "-m") && slurm::literal_is(command.words[2], "pip");
+                          slurm::literal_is(command.words[1], "-m") &&
+                          slurm::literal_is(command.words[2], "pip");
   if (site.program == "pip"sv || site.program == "pip3"sv || python_pip)
     return map_pip_install(site);
   if (!is_setup_command(command, site.program, text)) return false;
@@ -294,11 +295,18 @@ void SetupMapper::report_module(const Site& site) {
   }
   if (!mapped.empty()) parts.push_back(join(mapped) + " become environment.dependencies (profile)");
   if (!toolchain.empty()) {
-    parts.push_back(join(toolchain) + (toolchain.size() == 1 ? " is" : " are") +
-                    " not a Python dependency and has no counterpart");
+    parts.push_back(join(toolchain) + (toolchain.size() == 1
+                                           ? " is not a Python dependency and has no counterpart"
+                                           : " are not Python dependencies and have no "
+                                             "counterpart"));
   }
-  if (!unknown.empty()) parts.push_back(join(unknown) + " has no known mapping");
-  if (!computed.empty()) parts.push_back(join(computed) + " is computed and not mapped");
+  if (!unknown.empty()) {
+    parts.push_back(join(unknown) + (unknown.size() == 1 ? " has" : " have") + " no known mapping");
+  }
+  if (!computed.empty()) {
+    parts.push_back(join(computed) + (computed.size() == 1 ? " is" : " are") +
+                    " computed and not mapped");
+  }
   std::string message = "`" + shown + "` does not exist on AI Runtime nodes and is removed";
   if (!parts.empty()) message += ": " + join(parts, "; ");
   std::string hint;
@@ -542,7 +550,8 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
         rest.find("--password-stdin") != std::string_view::npos) {
       const ast::Word& last = words.back();
       std::optional<std::string> storage;
-      if (auto arg = slurm::literal_view(last, storage); arg && !arg->empty() && arg->front() != '-') {
+      if (auto arg = slurm::literal_view(last, storage);
+          arg && !arg->empty() && arg->front() != '-') {
         replace_word_with_secret(site, last, *arg, 0, arg->size(), "REGISTRY_PASSWORD");
         return;
       }
