@@ -38,50 +38,18 @@ bool is_name_char(char c) {
          c == '-' || c == '.';
 }
 
-/// The text a word starts with, up to its first expansion, quotes removed.
-/// $HOME (or ${HOME}) at the start of a path reads as "~".
-void append_leading_text(const std::vector<ast::WordPart>& parts, std::string& out, bool& done) {
-  for (const ast::WordPart& part : parts) {
-    if (done) return;
-    switch (part.kind) {
-      case ast::PartKind::literal:
-      case ast::PartKind::single_quoted:
-      case ast::PartKind::ansi_c_quoted:
-        out += part.text;
-        break;
-      case ast::PartKind::double_quoted:
-        append_leading_text(part.parts, out, done);
-        break;
-      case ast::PartKind::param: {
-        const bool path_start = out.empty() || out.back() == '=' || out.back() == ':';
-        if (path_start && part.text == "HOME" && part.op.empty()) {
-          out += '~';
-          break;
-        }
-        done = true;
-        break;
-      }
-      default:
-        done = true;
-    }
+/// $HOME (or ${HOME}) where a path starts reads as "~"; any other expansion
+/// ends the text a path is read from.
+std::optional<std::string_view> home_as_tilde(const ast::WordPart& part, std::string_view so_far) {
+  const bool path_start = so_far.empty() || so_far.back() == '=' || so_far.back() == ':';
+  if (path_start && part.kind == ast::PartKind::param && part.text == "HOME" && part.op.empty()) {
+    return "~";
   }
-}
-
-/// leading_text() of a word: a view of the AST for the usual one-part word,
-/// else folded into `storage`.
-std::string_view leading_text(const ast::Word& word, std::string& storage) {
-  if (word.parts.size() == 1 && (word.parts[0].kind == ast::PartKind::literal ||
-                                 word.parts[0].kind == ast::PartKind::single_quoted)) {
-    return word.parts[0].text;
-  }
-  storage.clear();
-  bool done = false;
-  append_leading_text(word.parts, storage, done);
-  return storage;
+  return std::nullopt;
 }
 
 /// The path a word's text starts with, or names after `=` (`--data=/x`,
-/// `DATA=/x`): up to the first `:` or `,` (lists such as PATH). Text with
+/// `DATA=/x`): up to the first `:` or `,` (lists such as PATH). A path with
 /// blanks is a message, not a path.
 std::optional<std::string_view> path_in(std::string_view text) {
   const auto starts_path = [](std::string_view t) {
@@ -164,7 +132,8 @@ class Finder {
   void add(const slurm::Site& site, const ast::Word& word, PathUse use, bool assignment) {
     const std::string_view written = text_of(site.view, word.span);
     if (!may_name_path(written)) return;
-    const std::optional<std::string_view> path = path_in(leading_text(word, storage_));
+    const std::optional<std::string_view> path =
+        path_in(slurm::literal_prefix(word, storage_, home_as_tilde));
     if (!path) return;
     std::optional<std::string> root = cluster_storage_root(*path);
     if (!root) return;

@@ -237,38 +237,46 @@ std::string script_text_of(const ast::Word& word, std::string_view source) {
   return out;
 }
 
-/// A word's text with quotes removed; each expansion becomes what
-/// `expansion` returns for it, or the whole word is nullopt when it returns
-/// nullopt.
+/// Folds parts into `out`, quotes removed: literal text as it is, each
+/// expansion as `expansion(part, text so far)` renders it. Stops at the first
+/// expansion it does not render (nullopt) and returns false.
+template <class Expansion>
+bool fold_parts(const std::vector<ast::WordPart>& parts, std::string& out, Expansion expansion) {
+  for (const ast::WordPart& part : parts) {
+    switch (part.kind) {
+      case ast::PartKind::literal:
+      case ast::PartKind::single_quoted:
+      case ast::PartKind::ansi_c_quoted:
+        out += part.text;
+        break;
+      case ast::PartKind::double_quoted:
+        if (!fold_parts(part.parts, out, expansion)) return false;
+        break;
+      default: {
+        const auto text = expansion(part, std::string_view(out));
+        if (!text) return false;
+        out += *text;
+      }
+    }
+  }
+  return true;
+}
+
+/// A word's text with quotes removed, each expansion rendered by
+/// `expansion`; nullopt when one is not.
 template <class Expansion>
 std::optional<std::string> fold_word(const ast::Word& word, Expansion expansion) {
   std::string out;
-  auto append = [&](const ast::WordPart& part) {
-    if (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted ||
-        part.kind == ast::PartKind::ansi_c_quoted) {
-      out += part.text;
-      return true;
-    }
-    const std::optional<std::string> text = expansion(part);
-    if (text) out += *text;
-    return text.has_value();
-  };
-  for (const ast::WordPart& part : word.parts) {
-    if (part.kind != ast::PartKind::double_quoted) {
-      if (!append(part)) return std::nullopt;
-      continue;
-    }
-    for (const ast::WordPart& inner : part.parts) {
-      if (!append(inner)) return std::nullopt;
-    }
-  }
+  if (!fold_parts(word.parts, out, expansion)) return std::nullopt;
   return out;
 }
 
 /// The word's literal text with `$?` standing for each expansion, so
 /// `--nodes=$NNODES` still reads as an option with a value.
 std::string text_with_placeholders(const ast::Word& word) {
-  return *fold_word(word, [](const ast::WordPart&) { return std::optional<std::string>("$?"); });
+  return *fold_word(word, [](const ast::WordPart&, std::string_view) {
+    return std::optional<std::string_view>("$?");
+  });
 }
 
 bool is_option_word(const ast::Word& word) {
@@ -290,7 +298,9 @@ const std::string* single_literal_part(const ast::Word& word) {
 
 std::optional<std::string> literal_value(const ast::Word& word) {
   if (const std::string* text = single_literal_part(word)) return *text;
-  return fold_word(word, [](const ast::WordPart&) { return std::optional<std::string>(); });
+  return fold_word(word, [](const ast::WordPart&, std::string_view) {
+    return std::optional<std::string_view>();
+  });
 }
 
 std::string program_name(const ast::Word& word) {
@@ -309,6 +319,16 @@ std::optional<std::string_view> literal_view(const ast::Word& word,
 bool literal_is(const ast::Word& word, std::string_view text) {
   if (const std::string* part = single_literal_part(word)) return *part == text;
   return literal_value(word) == text;
+}
+
+std::string_view literal_prefix(const ast::Word& word, std::string& storage,
+                                ExpansionText expansion) {
+  if (const std::string* text = single_literal_part(word)) return *text;
+  storage.clear();
+  fold_parts(word.parts, storage, [expansion](const ast::WordPart& part, std::string_view so_far) {
+    return expansion != nullptr ? expansion(part, so_far) : std::nullopt;
+  });
+  return storage;
 }
 
 std::string_view program_view(const ast::Word& word, std::optional<std::string>& storage) {

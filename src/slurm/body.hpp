@@ -102,6 +102,15 @@ struct Body {
 /// are folded into `storage`, which must outlive the view.
 [[nodiscard]] std::optional<std::string_view> literal_view(const ast::Word& word,
                                                            std::optional<std::string>& storage);
+/// What an expansion stands for in a fold, given the text before it, or
+/// nullopt to stop there.
+using ExpansionText = std::optional<std::string_view> (*)(const ast::WordPart& part,
+                                                          std::string_view so_far);
+/// The text a word starts with, quotes removed, up to its first expansion
+/// `expansion` does not render (without one: the first expansion). A view of
+/// the AST for a one-part literal word, else folded into `storage`.
+[[nodiscard]] std::string_view literal_prefix(const ast::Word& word, std::string& storage,
+                                              ExpansionText expansion = nullptr);
 /// Whether the word's literal value is exactly `text`.
 [[nodiscard]] bool literal_is(const ast::Word& word, std::string_view text);
 /// program_name() viewed like literal_view().
