@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "air/keyword_list.hpp"
+
 namespace s2a::air {
 namespace {
 
@@ -27,11 +29,6 @@ constexpr std::array kSkippedPrograms = {
     "egrep"sv,     "fgrep"sv,  "perl"sv,   "tr"sv,     "expr"sv,    "logger"sv,    "singularity"sv,
     "apptainer"sv, "docker"sv, "podman"sv, "enroot"sv, "shifter"sv, "ch-run"sv,    "pip"sv,
     "pip3"sv,      "module"sv, "ml"sv,     "conda"sv,  "mamba"sv,   "micromamba"sv};
-
-template <size_t N>
-bool is_one_of(std::string_view text, const std::array<std::string_view, N>& names) {
-  return std::find(names.begin(), names.end(), text) != names.end();
-}
 
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -91,7 +88,7 @@ class Finder {
         add(site, r.target, PathUse::argument, false);
       }
     }
-    if (command.words.empty() || is_one_of(site.program, kSkippedPrograms)) return;
+    if (command.words.empty() || contains(kSkippedPrograms, site.program)) return;
     const bool declaration = slurm::is_declaration_builtin(site.program);
     const bool cd = site.program == "cd" || site.program == "pushd";
     const bool source = site.program == "source" || site.program == ".";
@@ -101,7 +98,7 @@ class Finder {
                                                        : 0;
     if (first >= command.words.size() || runs_pip(command, first)) return;
     if (first > 0 && site.program == "srun" &&
-        is_one_of(slurm::program_name(command.words[first]), kSkippedPrograms)) {
+        contains(kSkippedPrograms, slurm::program_name(command.words[first]))) {
       return;  // srun singularity exec ...
     }
     bool target_seen = false;
@@ -162,7 +159,7 @@ std::optional<std::string> cluster_storage_root(std::string_view path) {
   const size_t begin = path.find_first_not_of('/');
   if (begin == std::string_view::npos) return std::nullopt;
   const std::string_view top = path.substr(begin, path.find('/', begin) - begin);
-  if (is_one_of(top, kNodeDirectories) || top == "." || top == "..") return std::nullopt;
+  if (contains(kNodeDirectories, top) || top == "." || top == "..") return std::nullopt;
   // A regular expression or an odd word (`/^x/`), not a directory name.
   if (!std::all_of(top.begin(), top.end(), is_name_char)) return std::nullopt;
   return "/" + std::string(top);

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "air/cluster_paths.hpp"
+#include "air/keyword_list.hpp"
 #include "air/launch.hpp"
 #include "air/process_counts.hpp"
 #include "air/setup.hpp"
@@ -19,10 +20,6 @@ using std::string_view_literals::operator""sv;
 
 using slurm::Launcher;
 using slurm::Site;
-
-bool contains(std::initializer_list<std::string_view> list, std::string_view value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
 
 bool is_digits(std::string_view text) {
   return !text.empty() &&

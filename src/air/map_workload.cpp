@@ -8,10 +8,6 @@
 namespace s2a::air {
 namespace {
 
-bool starts_with_text(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
 constexpr size_t kMaxExperimentName = 100;  // the Jobs API task_key limit
 
 std::string file_stem(std::string_view path) {
@@ -158,7 +154,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
       if (bind && i + 1 < words.size()) {
         const std::string_view text = body.views[site.view].text;
         split_mounts(text.substr(words[i + 1].span.begin, words[i + 1].span.size()), mounts);
-      } else if (starts_with_text(*arg, "--bind=")) {
+      } else if (arg->starts_with("--bind=")) {
         split_mounts(std::string_view(*arg).substr(7), mounts);
       }
       if (takes_value) ++i;
@@ -431,9 +427,9 @@ std::string sanitize_experiment_name(std::string_view name) {
 std::optional<ImageReference> parse_image_reference(std::string_view written) {
   std::string_view ref = written;
   if (ref.empty() || ref.find_first_of("$` \t\n\"'") != std::string_view::npos) return std::nullopt;
-  if (starts_with_text(ref, "docker://")) {
+  if (ref.starts_with("docker://")) {
     ref.remove_prefix(9);
-  } else if (starts_with_text(ref, "docker:")) {
+  } else if (ref.starts_with("docker:")) {
     ref.remove_prefix(7);  // shifter: docker:IMAGE:TAG
   } else if (ref.front() == '/' || ref.front() == '.' || ref.front() == '~' ||
              ref.find("://") != std::string_view::npos) {

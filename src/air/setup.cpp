@@ -6,6 +6,7 @@
 #include <cctype>
 #include <map>
 
+#include "air/keyword_list.hpp"
 #include "air/variables.hpp"
 
 namespace s2a::air {
@@ -15,18 +16,6 @@ using std::string_view_literals::operator""sv;
 namespace {
 
 using slurm::Site;
-
-bool contains(std::initializer_list<std::string_view> list, std::string_view value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
 
 std::string upper(std::string_view text) {
   std::string out(text);
@@ -97,7 +86,7 @@ bool under_code_root(std::string_view path) {
       path.find('$') != std::string_view::npos) {
     return false;
   }
-  return path != ".." && !starts_with(path, "../") && path.find("/../") == std::string_view::npos;
+  return path != ".." && !path.starts_with("../") && path.find("/../") == std::string_view::npos;
 }
 
 }  // namespace
@@ -136,9 +125,9 @@ bool is_setup_command(const ast::Command& command, const std::string& program,
     const std::string_view written = view_text.substr(target.span.begin, target.span.size());
     std::string_view path = written;
     while (!path.empty() && (path.back() == '"' || path.back() == '\'')) path.remove_suffix(1);
-    return path == "activate" || path == "deactivate" || ends_with(path, "/activate") ||
-           ends_with(path, "/deactivate") || ends_with(path, "spack/setup-env.sh") ||
-           ends_with(path, "conda.sh") || ends_with(path, "/lmod/init/bash");
+    return path == "activate" || path == "deactivate" || path.ends_with("/activate") ||
+           path.ends_with("/deactivate") || path.ends_with("spack/setup-env.sh") ||
+           path.ends_with("conda.sh") || path.ends_with("/lmod/init/bash");
   }
   if (program == "eval"sv && command.words.size() >= 2) {
     const ast::Word& arg = command.words[1];
@@ -162,9 +151,9 @@ bool looks_like_token(std::string_view value) {
   };
   for (std::string_view prefix : {"hf_", "sk-", "ghp_", "gho_", "github_pat_", "glpat-", "xoxb-",
                                   "xoxp-", "dapi", "wandb_v1_"}) {
-    if (starts_with(value, prefix) && tail_is_token(prefix.size(), 16)) return true;
+    if (value.starts_with(prefix) && tail_is_token(prefix.size(), 16)) return true;
   }
-  return starts_with(value, "AKIA") && value.size() == 20 && tail_is_token(4, 16);
+  return value.starts_with("AKIA") && value.size() == 20 && tail_is_token(4, 16);
 }
 
 // --- setup commands ------------------------------------------------------------
@@ -178,7 +167,7 @@ bool SetupMapper::top_level(const Site& site) const {
 bool SetupMapper::map_setup_command(const Site& site) {
   const ast::Command& command = *site.command;
   const std::string_view text = body_.views[site.view].text;
-  const bool python_pip = (starts_with(site.program, "python")) && command.words.size() >= 4 &&
+  const bool python_pip = site.program.starts_with("python") && command.words.size() >= 4 &&
                           slurm::literal_is(command.words[1], "-m") &&
                           slurm::literal_is(command.words[2], "pip");
   if (site.program == "pip"sv || site.program == "pip3"sv || python_pip)
@@ -337,10 +326,10 @@ bool SetupMapper::map_pip_install(const Site& site) {
       keep_reason = "`" + std::string(editor_.source(site.view, words[i].span)) + "` is computed";
       break;
     }
-    if (*arg == "-r" || *arg == "--requirement" || starts_with(*arg, "--requirement=") ||
-        (starts_with(*arg, "-r") && arg->size() > 2)) {
+    if (*arg == "-r" || *arg == "--requirement" || arg->starts_with("--requirement=") ||
+        (arg->starts_with("-r") && arg->size() > 2)) {
       std::optional<std::string> file;
-      if (starts_with(*arg, "--requirement=")) {
+      if (arg->starts_with("--requirement=")) {
         file = arg->substr(14);
       } else if (arg->size() > 2 && *arg != "--requirement") {
         file = arg->substr(2);
@@ -587,7 +576,7 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
                         slurm::literal_is(words[1], "login");
   if (!docker_p && !is_variable_name(flag)) return 0;
   // --password-stdin, --token-file: switches and paths, not the secret itself.
-  if (ends_with(flag, "_STDIN") || ends_with(flag, "_FILE") || ends_with(flag, "_PATH")) return 0;
+  if (flag.ends_with("_STDIN") || flag.ends_with("_FILE") || flag.ends_with("_PATH")) return 0;
   if (!docker_p && !is_secret_option_name(flag)) return 0;
   const bool hf_cli = program == "huggingface-cli"sv || program == "hf"sv;
   std::string name =

@@ -8,10 +8,6 @@
 namespace s2a::air {
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
 VariableRule rename(std::string to, std::string reason) {
   return {VariableAction::rename, std::move(to), true, std::move(reason), ""};
 }
@@ -110,7 +106,7 @@ bool is_secret_option_name(std::string_view name) {
 
 VariableRule rule_for(std::string_view name, const slurm::Job& job, const Compute& compute,
                       const std::string& experiment_name) {
-  if (!starts_with(name, "SLURM")) return {};
+  if (!name.starts_with("SLURM")) return {};
   const uint64_t tasks_per_node = job.tasks_per_node().value_or(1);
   if (name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES" || name == "SLURM_STEP_NUM_NODES") {
     return rename("NUM_NODES", "AI Runtime sets NUM_NODES to the node count");
@@ -157,7 +153,7 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
     return unmapped("has no AI Runtime equivalent: there is no job id on the nodes",
                     "$MLFLOW_RUN_ID identifies the run; for ports use $MASTER_PORT");
   }
-  if (starts_with(name, "SLURM_ARRAY_TASK")) {
+  if (name.starts_with("SLURM_ARRAY_TASK")) {
     return unmapped("has no AI Runtime equivalent: a workload is not an array",
                     "submit one run per index with --override parameters.index=N and read "
                     "$HYPERPARAMETERS_PATH, or use a bundle for_each_task");

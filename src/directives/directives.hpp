@@ -91,8 +91,9 @@ struct Option {
   [[nodiscard]] std::string_view name() const {
     return spec->alias_of.empty() ? spec->long_name : spec->alias_of;
   }
-  /// The option as a user writes it, for messages: "--nodes=2", "-N 2", "--exclusive".
-  [[nodiscard]] std::string text() const;
+  /// The option as a user writes it, for messages: "--nodes=2", "-N 2", "--exclusive";
+  /// a value longer than `value_limit` is cut and ends in "...".
+  [[nodiscard]] std::string text(size_t value_limit = std::string::npos) const;
 };
 
 struct OptionParse {

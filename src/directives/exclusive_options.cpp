@@ -34,21 +34,14 @@ bool contains_icase(std::string_view text, std::string_view needle) {
   return false;
 }
 
-std::string shown(const Option& option) {
-  std::string text = option.spelling;
-  if (option.value) {
-    text += option.spelling.starts_with("--") ? "=" : " ";
-    text += detail::excerpt(*option.value, 40);
-  }
-  return text;
-}
+constexpr size_t kShownValue = 40;  // characters of a value quoted in the message
 
 /// One diagnostic at whichever of the two comes later in the file.
 Diagnostic conflict(const Option& a, const Option& b, std::string_view slurm_message) {
   const Option& later = a.span.begin > b.span.begin ? a : b;
   const Option& earlier = &later == &a ? b : a;
   return {Code::exclusive_options, later.span,
-          "`" + shown(later) + "` conflicts with `" + shown(earlier) +
+          "`" + later.text(kShownValue) + "` conflicts with `" + earlier.text(kShownValue) +
               "`: sbatch and srun refuse them together (\"" + std::string(slurm_message) + "\")",
           "keep only one of them"};
 }

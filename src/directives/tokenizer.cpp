@@ -93,11 +93,12 @@ size_t read_word(std::string_view body, size_t pos, uint32_t base, Word& word, c
 
 }  // namespace
 
-std::string Option::text() const {
+std::string Option::text(size_t value_limit) const {
   if (!value) return spelling;
   // A short option's value is its own word (or glued on): `-N 2`, never `-N=2`.
   const bool is_long = spelling.size() > 2 && spelling[1] == '-';
-  return spelling + (is_long ? "=" : " ") + *value;
+  return spelling + (is_long ? "=" : " ") +
+         (value->size() <= value_limit ? *value : detail::excerpt(*value, value_limit));
 }
 
 uint32_t Word::source_offset(size_t index) const {

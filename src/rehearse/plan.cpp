@@ -23,10 +23,6 @@ namespace s2a::rehearse {
 namespace fs = std::filesystem;
 namespace {
 
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
-
 bool is_name_char(char c, bool first) {
   return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
          (!first && c >= '0' && c <= '9');
@@ -151,7 +147,7 @@ bool is_scheduler_variable(const std::string& name) {
   static const char* const prefixes[] = {"SLURM_", "SBATCH_", "SRUN_", "SALLOC_",
                                          "PMI_",   "PMIX_",   "OMPI_", "TORCHELASTIC_"};
   for (const char* prefix : prefixes) {
-    if (starts_with(name, prefix)) return true;
+    if (name.starts_with(prefix)) return true;
   }
   static const char* const exact[] = {"RANK",      "LOCAL_RANK",       "GROUP_RANK",
                                       "ROLE_RANK", "GROUP_WORLD_SIZE", "ROLE_WORLD_SIZE"};
@@ -165,12 +161,12 @@ bool is_scheduler_variable(const std::string& name) {
 std::string resolve_root_path(const std::string& root_path, const std::string& workload_path,
                               const Environment& caller_environment) {
   std::string path = expand_variables(root_path, caller_environment);
-  if (path == "~" || starts_with(path, "~/")) {
+  if (path == "~" || path.starts_with("~/")) {
     const auto home = caller_environment.find("HOME");
     if (home != caller_environment.end()) path = home->second + path.substr(1);
   }
   if (path == "project_root") path = ".";
-  if (starts_with(path, "project_root/")) path = path.substr(std::strlen("project_root/"));
+  if (path.starts_with("project_root/")) path = path.substr(std::strlen("project_root/"));
   fs::path resolved(path);
   if (resolved.is_relative()) {
     fs::path base = fs::path(workload_path).parent_path();

@@ -485,7 +485,15 @@ INSTANTIATE_TEST_SUITE_P(
                       "`--thread-spec=2` conflicts with `--core-spec=2`: sbatch and srun refuse "
                       "them together (\"-S/--core-spec and --thread-spec options are mutually "
                       "exclusive\")"},
-        ExclusiveCase{"#SBATCH --mem=8G\n#SBATCH hetjob\n#SBATCH --mem-per-cpu=1G\n", 0, ""}));
+        ExclusiveCase{"#SBATCH --mem=8G\n#SBATCH hetjob\n#SBATCH --mem-per-cpu=1G\n", 0, ""},
+        // A long value is quoted by its first 40 characters.
+        ExclusiveCase{"#SBATCH --gres=gpu:a100:8,nvme:1,license_server_pool_with_long_name:1\n"
+                      "#SBATCH --gpus-per-node=8\n",
+                      1,
+                      "`--gpus-per-node=8` conflicts with "
+                      "`--gres=gpu:a100:8,nvme:1,license_server_pool_wi...`: sbatch and srun "
+                      "refuse them together (\"--gpus-per-node and --gres=gpu are mutually "
+                      "exclusive.\")"}));
 
 // --- whole-file checks (§1.1, checklist 4) -------------------------------------------
 
