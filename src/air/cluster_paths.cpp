@@ -64,6 +64,12 @@ std::optional<std::string_view> path_in(std::string_view text) {
   return text;
 }
 
+/// `path` is `directory` or inside it.
+bool is_under(std::string_view path, std::string_view directory) {
+  return path.starts_with(directory) &&
+         (path.size() == directory.size() || path[directory.size()] == '/');
+}
+
 /// Before any folding, on the word as written: a path needs a `/`, a `~` or
 /// $HOME. Most words of a script have none.
 bool may_name_path(std::string_view written) {
@@ -165,10 +171,15 @@ std::optional<std::string> cluster_storage_root(std::string_view path) {
   return "/" + std::string(top);
 }
 
-std::vector<ClusterPath> find_cluster_paths(const slurm::Body& body) {
+std::vector<ClusterPath> find_cluster_paths(const slurm::Body& body,
+                                            const std::vector<std::string>& mount_targets) {
   std::vector<ClusterPath> out;
   Finder finder(body, out);
   for (const slurm::Site& site : body.sites) finder.visit(site);
+  std::erase_if(out, [&](const ClusterPath& p) {
+    return std::any_of(mount_targets.begin(), mount_targets.end(),
+                       [&](const std::string& target) { return is_under(p.path, target); });
+  });
   return out;
 }
 

@@ -47,8 +47,11 @@ struct ClusterPath {
 /// Every use of cluster storage in the commands of the body, in source order:
 /// command words, assignment values (`DATA=/scratch/u`, `export X=...`,
 /// `--data=/scratch/u`) and redirect targets. Messages (echo, printf) and
-/// text-processing patterns (sed, awk, grep) are not paths and are skipped.
-[[nodiscard]] std::vector<ClusterPath> find_cluster_paths(const slurm::Body& body);
+/// text-processing patterns (sed, awk, grep) are not paths and are skipped,
+/// and so are paths under `mount_targets`, the directories a container mount
+/// shows under another name (their source is reported with the mount).
+[[nodiscard]] std::vector<ClusterPath> find_cluster_paths(
+    const slurm::Body& body, const std::vector<std::string>& mount_targets = {});
 
 /// One S2A5010 report.
 struct ClusterPathReport {

@@ -150,6 +150,7 @@ class CommandMapper final : public CommandEditor {
         compute_(compute),
         experiment_name_(experiment_name),
         diagnostics_(diagnostics),
+        mount_targets_(setup_options.mount_targets),
         edits_(body.views.size()),
         replaced_(body.views.size()),
         setup_(*this, body, setup_options, setup_result_) {}
@@ -281,7 +282,7 @@ class CommandMapper final : public CommandEditor {
   /// Paths in statements other rules removed were reported with them; a
   /// moved assignment (export X=/scratch/... -> env_variables) still applies.
   void report_cluster_paths() {
-    std::vector<ClusterPath> paths = find_cluster_paths(body_);
+    std::vector<ClusterPath> paths = find_cluster_paths(body_, mount_targets_);
     std::erase_if(
         paths, [&](const ClusterPath& p) { return !p.assignment && is_replaced(p.view, p.span); });
     for (ClusterPathReport& r : describe_cluster_paths(paths)) {
@@ -1397,6 +1398,7 @@ class CommandMapper final : public CommandEditor {
   const Compute& compute_;
   const std::string& experiment_name_;
   Diagnostics& diagnostics_;
+  const std::vector<std::string>& mount_targets_;
   std::vector<EditSet<LoggedEdit>> edits_;              // per text view
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   bool first_launch_seen_ = false;

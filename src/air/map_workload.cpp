@@ -101,6 +101,34 @@ void split_mounts(std::string_view value, std::vector<std::string>& out) {
   }
 }
 
+void add_mounts(ContainerUse& use, const std::vector<std::string>& mounts, Span from) {
+  if (use.mounts.empty()) use.mounts_from = from;
+  for (const std::string& mount : mounts) {
+    if (std::find(use.mounts.begin(), use.mounts.end(), mount) == use.mounts.end()) {
+      use.mounts.push_back(mount);
+    }
+  }
+}
+
+/// The directories mounts show under a name of their own: DST of SRC:DST
+/// when it differs from SRC.
+std::vector<std::string> renamed_mount_targets(const ContainerUse& use) {
+  const auto directory = [](std::string_view path) {
+    while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+    return path;
+  };
+  std::vector<std::string> targets;
+  for (std::string_view mount : use.mounts) {
+    const size_t colon = mount.find(':');
+    if (colon == std::string_view::npos) continue;  // SRC: mounted at the same path
+    const std::string_view source = directory(mount.substr(0, colon));
+    const std::string_view target =
+        directory(mount.substr(colon + 1, mount.find(':', colon + 1) - colon - 1));
+    if (target.starts_with('/') && target != source) targets.emplace_back(target);
+  }
+  return targets;
+}
+
 /// The job's image: #SBATCH --container-image / --image / --environment /
 /// --container, else the first srun --container-image or singularity image.
 std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::Body& body) {
@@ -159,7 +187,11 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
       }
       if (takes_value) ++i;
     }
-    if (i >= words.size() || use) continue;
+    if (use) {  // a later container command: its binds are gone too
+      add_mounts(*use, mounts, site_span(body, site, site.command->span));
+      continue;
+    }
+    if (i >= words.size()) continue;
     const auto image = slurm::literal_value(words[i]);
     const std::string_view text = body.views[site.view].text;
     use = ContainerUse{
@@ -507,7 +539,8 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   ExportResult exports = map_export(file, job, options, diagnostics);
   if (exports.handled) replace_generic_report(final_option(job, "export"), diagnostics);
   const std::optional<ContainerUse> container = find_container(job, body);
-  SetupOptions setup{options.secret_scope, options.profile, container.has_value()};
+  SetupOptions setup{options.secret_scope, options.profile, container.has_value(),
+                     container ? renamed_mount_targets(*container) : std::vector<std::string>{}};
   CommandMapping command =
       map_command(file, body, job, workload.compute, workload.experiment_name, diagnostics, setup);
   for (std::string& d : command.dependencies) {

@@ -23,6 +23,10 @@ struct SetupOptions {
   std::string secret_scope = "slurm2air";
   const profile::Profile* profile = nullptr;  // module and conda mappings (may be null)
   bool custom_image = false;  // an image replaces environment: pip installs stay in the command
+  // Where container mounts put cluster directories under another name
+  // (/workspace for `--bind /scratch/u:/workspace`): paths there are the
+  // mount's, reported with it (S2A5008), not as the cluster's storage.
+  std::vector<std::string> mount_targets;
 };
 
 /// What the command mapper lends to the setup rules: its edits and reports.

@@ -107,6 +107,24 @@ TEST(ClusterPaths, NotReportedForNodePathsMessagesPatternsAndContainers) {
           .empty());
 }
 
+TEST(ClusterPaths, PathsUnderARenamingMountAreTheMountsNotTheClusters) {
+  // /workspace is the container's name for /scratch/alice/proj (reported with
+  // the mount, S2A5008); /datasets is mounted at the same path, so it is the
+  // cluster's storage under either name; /workspacex is not under /workspace.
+  const std::vector<Found> found = cluster_paths(
+      "OUT=/workspace/out\n"
+      "DATA=/datasets/imagenet\n"
+      "LOGS=/workspacex/logs\n"
+      "cd /workspace\n"
+      "srun singularity exec --nv --bind /scratch/alice/proj/:/workspace/,/datasets img.sif \\\n"
+      "  python train.py --out $OUT --data $DATA --logs $LOGS\n");
+  ASSERT_EQ(found.size(), 2U);
+  EXPECT_EQ(found[0].where, "4:6");
+  EXPECT_NE(found[0].message.find("(/datasets)"), std::string::npos) << found[0].message;
+  EXPECT_EQ(found[1].where, "5:6");
+  EXPECT_NE(found[1].message.find("(/workspacex)"), std::string::npos) << found[1].message;
+}
+
 TEST(ClusterPaths, NotRepeatedWhereAnotherRuleReportsThePath) {
   // pip (S2A5003), module (S2A4007), a virtualenv activation (S2A4007) and a
   // container image (S2A5006) carry their own reports.
