@@ -180,8 +180,15 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
            *arg == "--security" || *arg == "--network" || *arg == "--app" || *arg == "-S" ||
            *arg == "--scratch" || *arg == "-o");
       if (bind && i + 1 < words.size()) {
-        const std::string_view text = body.views[site.view].text;
-        split_mounts(text.substr(words[i + 1].span.begin, words[i + 1].span.size()), mounts);
+        // "/a:/b" as the shell passes it; a computed list as written, without
+        // its double quotes ("/a:/b,$DATA" -> /a:/b and $DATA).
+        std::optional<std::string> value = slurm::literal_value(words[i + 1]);
+        if (!value) {
+          value =
+              body.views[site.view].text.substr(words[i + 1].span.begin, words[i + 1].span.size());
+          std::erase(*value, '"');
+        }
+        split_mounts(*value, mounts);
       } else if (arg->starts_with("--bind=")) {
         split_mounts(std::string_view(*arg).substr(7), mounts);
       }
@@ -291,8 +298,13 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
 
 void report_mounts(const ContainerUse& use, Diagnostics& diagnostics) {
   if (use.mounts.empty()) return;
-  std::vector<std::string> sources;
-  for (const std::string& mount : use.mounts) sources.push_back(mount.substr(0, mount.find(':')));
+  std::vector<std::string> sources;  // each once: SRC may be mounted at two places
+  for (const std::string& mount : use.mounts) {
+    std::string source = mount.substr(0, mount.find(':'));
+    if (std::find(sources.begin(), sources.end(), source) == sources.end()) {
+      sources.push_back(std::move(source));
+    }
+  }
   std::string list;
   for (const std::string& s : sources) list += (list.empty() ? "" : ", ") + s;
   diagnostics.push_back(

@@ -275,12 +275,13 @@ TEST(Containers, MountsOfEveryContainerCommandAreReported) {
   const Translation t =
       run("singularity exec -B /scratch/prep:/in img.sif python prep.py\n"
           "srun singularity exec --nv --bind=/scratch/ckpt:/ckpt,/scratch/prep:/in img.sif "
-          "python train.py\n");
+          "python train.py\n"
+          "apptainer run -B \"/scratch/ckpt:/ckpt2,$LOGS\" img.sif python eval.py\n");
   const auto mounts =
       std::find_if(t.diagnostics.begin(), t.diagnostics.end(),
                    [](const Diagnostic& d) { return d.code == Code::container_mounts; });
   ASSERT_NE(mounts, t.diagnostics.end());
-  EXPECT_NE(mounts->message.find(": /scratch/prep, /scratch/ckpt will not be there"),
+  EXPECT_NE(mounts->message.find(": /scratch/prep, /scratch/ckpt, $LOGS will not be there"),
             std::string::npos)
       << mounts->message;
 }
