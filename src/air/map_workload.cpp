@@ -370,7 +370,7 @@ ExportResult map_export(const SourceFile& file, const slurm::Job& job,
     if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) {
       v = v.substr(1, v.size() - 2);
     }
-    if (is_secret_name(name) || looks_like_token(v)) {
+    if ((is_secret_name(name) && could_be_credential(name, v)) || looks_like_token(v)) {
       // The bytes of the value in the file: exact when the directive is written plainly.
       const size_t at = written == value ? offset + eq + 1 : std::string_view::npos;
       const Span secret =

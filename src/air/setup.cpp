@@ -429,8 +429,9 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
     const Assignment& a = assignments[i];
     if (a.value_span.empty()) continue;
     const bool reference = is_reference_text(editor_.source(site.view, a.value_span));
-    secret[i] =
-        (is_secret_name(a.name) && !reference) || (a.literal && looks_like_token(*a.literal));
+    secret[i] = (is_secret_name(a.name) && !reference &&
+                 (!a.literal || could_be_credential(a.name, *a.literal))) ||
+                (a.literal && looks_like_token(*a.literal));
   }
   const bool any_secret = std::find(secret.begin(), secret.end(), true) != secret.end();
   const bool exported = assignments.front().exported;
@@ -505,7 +506,8 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
     std::optional<std::string> storage;
     const auto literal = slurm::literal_view(a.value, storage);
     const bool secret =
-        (is_secret_name(a.name) && !is_reference_text(editor_.source(site.view, a.value.span))) ||
+        (is_secret_name(a.name) && !is_reference_text(editor_.source(site.view, a.value.span)) &&
+         (!literal || could_be_credential(a.name, *literal))) ||
         (literal && looks_like_token(*literal));
     if (!secret) continue;
     const std::string name = add_secret(site, a.name, a.value.span);
@@ -590,7 +592,8 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
   std::replace(name.begin(), name.end(), '-', '_');
   if (!is_variable_name(name)) name = "CLI_TOKEN";
   if (eq != std::string_view::npos) {
-    if (eq + 1 < arg.size() && arg[eq + 1] != '$') {
+    if (eq + 1 < arg.size() && arg[eq + 1] != '$' &&
+        could_be_credential(flag, arg.substr(eq + 1))) {
       replace_word_with_secret(site, words[i], arg, eq + 1, arg.size(), name);
     }
     return 0;
@@ -598,7 +601,7 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
   if (i + 1 >= words.size()) return 0;
   std::optional<std::string> storage;
   const auto value = slurm::literal_view(words[i + 1], storage);
-  if (value && !value->empty() && value->front() != '-') {
+  if (value && !value->empty() && value->front() != '-' && could_be_credential(flag, *value)) {
     replace_word_with_secret(site, words[i + 1], *value, 0, value->size(), name);
   }
   return 1;

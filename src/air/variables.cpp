@@ -35,8 +35,8 @@ bool has_array_preamble(const slurm::Job& job) {
 }  // namespace
 
 bool is_runtime_variable(std::string_view name) {
-  static constexpr std::array kRuntime = {"MASTER_ADDR", "MASTER_PORT",      "NUM_NODES",
-                                          "NODE_RANK",   "LOCAL_WORLD_SIZE", "WORLD_SIZE",
+  static constexpr std::array kRuntime = {"MASTER_ADDR",     "MASTER_PORT",      "NUM_NODES",
+                                          "NODE_RANK",       "LOCAL_WORLD_SIZE", "WORLD_SIZE",
                                           "CODE_SOURCE_PATH"};
   return std::find(kRuntime.begin(), kRuntime.end(), name) != kRuntime.end();
 }
@@ -66,11 +66,37 @@ bool icontains(std::string_view text, std::string_view upper_part) {
   return false;
 }
 
+// Real API tokens are 20 or more characters; a shorter word under a generic
+// token name is a setting (`--pad_token eos`).
+constexpr size_t kShortestCredential = 8;
+
 // Name endings that mark a credential; alone (without the '_') they name one
 // too when they are an option (`--token`, `--api-key`).
 constexpr std::string_view kSecretSuffixes[] = {"_TOKEN",       "_API_KEY",    "_APIKEY",
                                                 "_SECRET",      "_SECRET_KEY", "_ACCESS_KEY",
                                                 "_PRIVATE_KEY", "_CREDENTIALS"};
+
+constexpr std::string_view kKnownSecretNames[] = {"HF_TOKEN",
+                                                  "TOKEN",
+                                                  "WANDB_API_KEY",
+                                                  "AWS_ACCESS_KEY_ID",
+                                                  "AWS_SECRET_ACCESS_KEY",
+                                                  "AWS_SESSION_TOKEN",
+                                                  "HUGGING_FACE_HUB_TOKEN",
+                                                  "GITHUB_TOKEN",
+                                                  "OPENAI_API_KEY"};
+
+/// A *_TOKEN name that may as well be a tokenizer's (PAD_TOKEN, MAX_TOKEN)
+/// as a credential's: not a known credential variable nor an API, auth or
+/// access token.
+bool is_vocabulary_token_name(std::string_view name) {
+  if (!iends_with(name, "TOKEN")) return false;
+  for (std::string_view known : kKnownSecretNames) {
+    if (iequals(name, known)) return false;
+  }
+  return !iends_with(name, "API_TOKEN") && !iends_with(name, "AUTH_TOKEN") &&
+         !iends_with(name, "ACCESS_TOKEN") && !iequals(name, "TOKEN");
+}
 
 }  // namespace
 
@@ -81,19 +107,34 @@ bool is_secret_name(std::string_view name) {
     if (iends_with(name, suffix)) return true;
   }
   if (icontains(name, "PASSWORD") || icontains(name, "PASSWD")) return true;
-  static constexpr std::string_view kSecretNames[] = {"HF_TOKEN",
-                                                      "TOKEN",
-                                                      "WANDB_API_KEY",
-                                                      "AWS_ACCESS_KEY_ID",
-                                                      "AWS_SECRET_ACCESS_KEY",
-                                                      "AWS_SESSION_TOKEN",
-                                                      "HUGGING_FACE_HUB_TOKEN",
-                                                      "GITHUB_TOKEN",
-                                                      "OPENAI_API_KEY"};
-  for (std::string_view known : kSecretNames) {
+  for (std::string_view known : kKnownSecretNames) {
     if (iequals(name, known)) return true;
   }
   return false;
+}
+
+bool could_be_credential(std::string_view name, std::string_view value) {
+  if (value.empty()) return false;
+  // Switches and empty settings: `--mm_use_im_patch_token False`.
+  for (std::string_view word : {"TRUE", "FALSE", "YES", "NO", "ON", "OFF", "NONE", "NULL"}) {
+    if (iequals(value, word)) return false;
+  }
+  // A file that holds the credential, not the credential.
+  if (value.starts_with('/') || value.starts_with("./") || value.starts_with("../") ||
+      value.starts_with('~')) {
+    return false;
+  }
+  // Keys, passwords, secrets and the well-known token variables hold nothing
+  // else: any other value is the credential or a placeholder for it.
+  if (!is_vocabulary_token_name(name)) return true;
+  // Other *_TOKEN names are as often a model's vocabulary (`--pad_token
+  // "<pad>"`, `--eos_token=eos`) or a count (`--max_token 512`); a credential
+  // there is a long random word.
+  const bool number = value.find_first_not_of("0123456789.-+eE") == std::string_view::npos;
+  const bool vocabulary = (value.front() == '<' && value.back() == '>') ||
+                          (value.front() == '[' && value.back() == ']');
+  const bool prose = value.find_first_of(" \t\n") != std::string_view::npos;
+  return value.size() >= kShortestCredential && !number && !vocabulary && !prose;
 }
 
 bool is_secret_option_name(std::string_view name) {

@@ -34,6 +34,12 @@ struct VariableRule {
 
 /// Names that hold credentials: *_TOKEN, *_API_KEY, *_SECRET, *PASSWORD*, AWS_*, ...
 [[nodiscard]] bool is_secret_name(std::string_view name);
+/// Whether `value`, written under the secret name `name`, could be the
+/// credential itself (or a placeholder for it): not empty, a switch (True,
+/// off, none) or a file path; and under a *_TOKEN name that may be a
+/// tokenizer's (PAD_TOKEN, MAX_TOKEN: not HF_TOKEN, *_API_TOKEN, ...), not a
+/// short word, number, `<pad>`-style vocabulary or text with blanks.
+[[nodiscard]] bool could_be_credential(std::string_view name, std::string_view value);
 /// An option name (upper case, '_' for '-') that names a credential: a secret
 /// name, or a secret suffix alone (TOKEN, API_KEY, SECRET, ...).
 [[nodiscard]] bool is_secret_option_name(std::string_view name);

@@ -203,6 +203,40 @@ TEST(Secrets, ACopyOfAnotherVariableIsNotASecret) {
   EXPECT_TRUE(command_has(t, "export HUGGING_FACE_HUB_TOKEN=$HF_TOKEN"));
 }
 
+TEST(Secrets, SettingsUnderCredentialNamesAreNotSecrets) {
+  // ML scripts name vocabulary and switches "token"; only a value that could
+  // be the credential is one, and nothing else in the command is touched.
+  const std::string launch =
+      "python train.py --mm_use_im_patch_token False --tf32 False --pad_token \"<pad>\" "
+      "--bos_token=[BOS] --max_token 512 --eos_token eos --api-key none\n";
+  const Translation t =
+      run("export GOOGLE_APPLICATION_CREDENTIALS=/home/u/creds.json USE_AUTH_TOKEN=true\n"
+          "export PAD_TOKEN='<|pad|>'\n" +
+          launch);
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(t.workload->secrets.empty()) << t.yaml;
+  EXPECT_FALSE(has_code(t, Code::secret_in_script));
+  EXPECT_TRUE(command_has(t, launch)) << t.workload->command;
+  EXPECT_EQ(t.yaml.find("REDACTED"), std::string::npos) << t.yaml;
+  EXPECT_NE(t.yaml.find("USE_AUTH_TOKEN: 'true'"), std::string::npos) << t.yaml;
+}
+
+TEST(Secrets, KeysPasswordsAndKnownTokensTakeAnyValue) {
+  // A placeholder under a key's name still belongs in secrets.
+  const Translation t =
+      run("export DB_PASSWORD=abc WANDB_API_KEY='your wandb api key'\n"
+          "python train.py --api-key=abcd --token False --access_token 42\n");
+  ASSERT_TRUE(t.workload);
+  ASSERT_EQ(t.workload->secrets.size(), 4U) << t.yaml;
+  std::vector<std::string> names;
+  for (const air::NamedValue& s : t.workload->secrets) names.push_back(s.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"WANDB_API_KEY", "DB_PASSWORD", "PYTHON_API_KEY",
+                                             "ACCESS_TOKEN"}));
+  EXPECT_TRUE(command_has(
+      t, "\"--api-key=${PYTHON_API_KEY}\" --token False --access_token \"${ACCESS_TOKEN}\""))
+      << t.workload->command;
+}
+
 TEST(Secrets, ScopeComesFromTheOption) {
   TranslateOptions options;
   options.secret_scope = "ml-team";
