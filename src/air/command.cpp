@@ -965,10 +965,41 @@ class CommandMapper final : public CommandEditor {
     }
   }
 
+  /// `torchrun --nnodes=1` (accelerate --num_machines 1) outside srun in a
+  /// multi-node job: under Slurm it ran on the first node and trained there
+  /// alone. It stays that one-node launch, on node 0; run on every node with
+  /// a rendezvous added, each node would claim a rank of a one-node world.
+  bool keep_one_node_launch(const Site& site, const std::vector<LauncherOption>& options,
+                            std::string_view node_count) {
+    if (compute_.nodes <= 1 || site.context.in_srun || site.program == "srun"sv) return false;
+    const auto count = std::find_if(options.begin(), options.end(),
+                                    [&](const LauncherOption& o) { return o.name == node_count; });
+    if (count == options.end() || option_value(site, *count).number != 1U || !can_guard(site)) {
+      return false;
+    }
+    guard_on_node_zero(site, "a one-node launch ran on the first node under Slurm");
+    const std::string idle = std::to_string(compute_.nodes - 1);
+    report(Code::launch_outside_srun, site.view, site.command->span,
+           "under Slurm this launcher ran on the first node only, and --" + count->name + "=" +
+               std::string(source(site.view, count->value_span)) +
+               " trained there alone; it now runs on node 0 only and the other " + idle +
+               " node(s) idle",
+           "request one node (#SBATCH --nodes=1) for this launch, or give --" + count->name +
+               "=\"$NUM_NODES\" to train across all " + std::to_string(compute_.nodes));
+    return true;
+  }
+
+  void guard_on_node_zero(const Site& site, const std::string& reason) {
+    const Span span = site.statement->span;
+    edit(site.view, Span{span.begin, span.begin}, "if [ \"$NODE_RANK\" = 0 ]; then ", reason);
+    edit(site.view, Span{span.end, span.end}, "; fi", "end of the node-0 guard");
+  }
+
   void map_torch_launcher(const Site& site) {
     const bool multi_node = compute_.nodes > 1;
-    report_outside_srun(site);
     const auto options = launcher_options(site);
+    if (keep_one_node_launch(site, options, "nnodes")) return;
+    report_outside_srun(site);
     const bool standalone = has(options, {"standalone"});
     for (const LauncherOption& option : options) {
       const std::string& name = option.name;
@@ -1014,8 +1045,9 @@ class CommandMapper final : public CommandEditor {
 
   void map_accelerate(const Site& site) {
     const bool multi_node = compute_.nodes > 1;
-    report_outside_srun(site);
     const auto options = launcher_options(site);
+    if (keep_one_node_launch(site, options, "num_machines")) return;
+    report_outside_srun(site);
     for (const LauncherOption& option : options) {
       const std::string& name = option.name;
       if (name == "num_machines") {
@@ -1322,10 +1354,7 @@ class CommandMapper final : public CommandEditor {
     if (site.launcher.kind != Launcher::none && site.launcher.kind != Launcher::python) return;
     if (is_idempotent(site.program) || writes_node_local_path(site)) return;
     if (is_run_once_side_effect(site) && can_guard(site)) {
-      const Span span = site.statement->span;
-      edit(site.view, Span{span.begin, span.begin}, "if [ \"$NODE_RANK\" = 0 ]; then ",
-           "ran once under Slurm: keep it on node 0");
-      edit(site.view, Span{span.end, span.end}, "; fi", "end of the node-0 guard");
+      guard_on_node_zero(site, "ran once under Slurm: keep it on node 0");
       report(Code::run_once_guarded, site.view, site.command->span,
              "`" + site.program +
                  "` ran once, on the first node, under Slurm; it now runs on "

@@ -222,6 +222,27 @@ TEST(LaunchCommand, OneNodeStepOfSeveralTasksIsStartedByAOneNodeTorchrun) {
   EXPECT_FALSE(has_code(t, Code::one_task_per_gpu));
 }
 
+TEST(LaunchCommand, OneNodeLaunchOutsideSrunStaysOnNodeZero) {
+  // Under Slurm the batch shell ran it on the first node, which trained
+  // alone; on every node with a rendezvous, ranks 1.. of a one-node world
+  // would fail.
+  const std::string launch =
+      "torchrun --nnodes=1 --nproc_per_node 8 --master_addr=localhost --master_port=2120 t.py";
+  const Translation t = run(script(k2x8, launch + "\n"));
+  EXPECT_EQ(body_of(t), "if [ \"$NODE_RANK\" = 0 ]; then " + launch + "; fi\n");
+  EXPECT_EQ(message_of(t, Code::launch_outside_srun),
+            "under Slurm this launcher ran on the first node only, and --nnodes=1 trained there "
+            "alone; it now runs on node 0 only and the other 1 node(s) idle");
+  const Translation a = run(script(k2x8, "accelerate launch --num_machines 1 t.py\n"));
+  EXPECT_EQ(body_of(a),
+            "if [ \"$NODE_RANK\" = 0 ]; then accelerate launch --num_machines 1 t.py; fi\n");
+  // Inside srun, or across the nodes, the launch is rewritten as before.
+  EXPECT_EQ(body_of(run(script(k2x8, "torchrun --nnodes=2 t.py\n"))).find("if ["),
+            std::string::npos);
+  EXPECT_EQ(body_of(run(script(k2x8, "srun torchrun --nnodes=1 t.py\n"))).find("if ["),
+            std::string::npos);
+}
+
 TEST(LaunchCommand, CallOfAScriptFunctionIsNotReportedButItsCommandsAre) {
   const Translation t =
       run(script(k2x8, "prep() {\n  python prep.py\n  srun python t.py\n}\nprep\n"));
