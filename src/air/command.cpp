@@ -1278,14 +1278,17 @@ class CommandMapper final : public CommandEditor {
     }
   }
 
-  /// `$SLURM_NODEID` expanded by the batch shell (`srun python t.py --node
+  /// `$SLURM_NODEID` (or, one task per node, `$SLURM_PROCID`) expanded by
+  /// the batch shell (`srun python t.py --node
   /// $SLURM_NODEID`, `NODE=$SLURM_NODEID`) was 0 under Slurm, for every task:
   /// only a script that srun runs (`srun bash -c '...$SLURM_NODEID...'`)
   /// sees each node's id. Renamed to $NODE_RANK it now differs per node;
   /// usually the fix the author meant, but a change to say.
   void report_batch_node_rank(const Site& site, const ast::WordPart& part) {
-    if (part.text != "SLURM_NODEID" || compute_.nodes <= 1 || site.view != 0 ||
-        site.context.in_srun || site.nested_script >= 0) {
+    const bool node_rank = part.text == "SLURM_NODEID" ||
+                           (part.text == "SLURM_PROCID" && job_.tasks_per_node().value_or(1) == 1);
+    if (!node_rank || compute_.nodes <= 1 || site.view != 0 || site.context.in_srun ||
+        site.nested_script >= 0) {
       return;
     }
     report(Code::batch_rank_fixed, site.view, part.span,

@@ -199,6 +199,13 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
                     "submit one run per index with --override parameters.index=N and read "
                     "$HYPERPARAMETERS_PATH, or use a bundle for_each_task");
   }
+  // One task per node: srun's task is the node's only one.
+  if (name == "SLURM_PROCID" && tasks_per_node == 1) {
+    return rename("NODE_RANK", "one task per node: a task's rank is its node's rank");
+  }
+  if (name == "SLURM_LOCALID" && tasks_per_node == 1) {
+    return {VariableAction::literal, "0", true, "one task per node: each node's only task", ""};
+  }
   if (name == "SLURM_PROCID" || name == "SLURM_LOCALID") {
     return unmapped("is a per-task rank, and AI Runtime starts no tasks",
                     "the launcher (torchrun, accelerate, deepspeed) sets RANK and LOCAL_RANK");

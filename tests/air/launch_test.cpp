@@ -243,6 +243,22 @@ TEST(LaunchCommand, OneNodeLaunchOutsideSrunStaysOnNodeZero) {
             std::string::npos);
 }
 
+TEST(LaunchCommand, TaskRanksOfOneTaskPerNodeAreTheNodeRank) {
+  // bigscience's `srun bash -c "$LAUNCHER --node_rank \$SLURM_PROCID $CMD"`.
+  const Translation t = run(script(
+      k2x8, "srun bash -c 'torchrun --node_rank $SLURM_PROCID --local $SLURM_LOCALID t.py'\n"));
+  EXPECT_NE(body_of(t).find("--node_rank \"$NODE_RANK\""), std::string::npos) << body_of(t);
+  EXPECT_NE(body_of(t).find("--local 0 t.py"), std::string::npos) << body_of(t);
+  EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped));
+  // Expanded by the batch shell it was 0 on every node: said, as for SLURM_NODEID.
+  const Translation batch = run(script(k2x8, "srun python t.py --rank $SLURM_PROCID\n"));
+  EXPECT_NE(body_of(batch).find("--rank $NODE_RANK"), std::string::npos) << body_of(batch);
+  EXPECT_TRUE(has_code(batch, Code::batch_rank_fixed));
+  // Several tasks per node: a task's rank is not the node's.
+  const Translation tasks = run(script(k2x8Tasks, "python t.py --rank $SLURM_PROCID\n"));
+  EXPECT_TRUE(has_code(tasks, Code::slurm_variable_unmapped));
+}
+
 TEST(LaunchCommand, CallOfAScriptFunctionIsNotReportedButItsCommandsAre) {
   const Translation t =
       run(script(k2x8, "prep() {\n  python prep.py\n  srun python t.py\n}\nprep\n"));
