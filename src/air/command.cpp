@@ -1229,11 +1229,15 @@ class CommandMapper final : public CommandEditor {
           report(Code::slurm_variable_approximated, site.view, name_span,
                  "$" + name + " becomes $" + rule.replacement + ": " + rule.reason, rule.hint);
         }
-      } else if (rule.action != VariableAction::keep) {
+      } else if (rule.action == VariableAction::literal) {
+        // Text a script writes (a heredoc, an escaped \$NAME): the value
+        // cannot be put in the name's place here.
         report(Code::slurm_variable_unmapped, site.view, name_span,
-               "$" + name + " " +
-                   (rule.action == VariableAction::literal ? std::string("is not set on AI Runtime")
-                                                           : rule.reason),
+               "$" + name + " is not set on AI Runtime; for this job it is " + rule.replacement +
+                   " (" + rule.reason + ")",
+               "write " + rule.replacement + " in its place");
+      } else if (rule.action != VariableAction::keep) {
+        report(Code::slurm_variable_unmapped, site.view, name_span, "$" + name + " " + rule.reason,
                rule.hint);
       }
     }

@@ -259,6 +259,22 @@ TEST(LaunchCommand, TaskRanksOfOneTaskPerNodeAreTheNodeRank) {
   EXPECT_TRUE(has_code(tasks, Code::slurm_variable_unmapped));
 }
 
+TEST(LaunchDiagnostics, AValueTheTranslationCannotWriteIsGivenInTheReport) {
+  // An escaped name in a script the job writes: it expands where that script runs.
+  const Translation t = run(
+      script("#SBATCH -J exp1 --gpus-per-node=h100:8\n",
+             "cat > run.sh <<EOF\necho \\$SLURM_JOB_NAME \\$SLURM_LOCALID\nEOF\nbash run.sh\n"));
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::slurm_variable_unmapped) messages.push_back(d.message + " / " + d.hint);
+  }
+  EXPECT_EQ(messages, (std::vector<std::string>{
+                          "$SLURM_JOB_NAME is not set on AI Runtime; for this job it is exp1 (the "
+                          "experiment name) / write exp1 in its place",
+                          "$SLURM_LOCALID is not set on AI Runtime; for this job it is 0 (one task "
+                          "per node: each node's only task) / write 0 in its place"}));
+}
+
 TEST(LaunchCommand, CallOfAScriptFunctionIsNotReportedButItsCommandsAre) {
   const Translation t =
       run(script(k2x8, "prep() {\n  python prep.py\n  srun python t.py\n}\nprep\n"));
