@@ -715,7 +715,8 @@ class CommandMapper final : public CommandEditor {
       }
       if (name == "nodelist" && single_node_rank(site) == std::optional<std::string>("0")) continue;
       if (!dropped.empty()) dropped += ", ";
-      dropped += option.value ? option.spelling + "=" + *option.value : option.spelling;
+      // As written: the parsed value has `$?` for each expansion.
+      dropped += source(site.view, option.span);
     }
     if (dropped.empty()) return;
     report(Code::srun_options_dropped, site.view, site.command->span,

@@ -275,6 +275,14 @@ TEST(LaunchDiagnostics, AValueTheTranslationCannotWriteIsGivenInTheReport) {
                           "per node: each node's only task) / write 0 in its place"}));
 }
 
+TEST(LaunchDiagnostics, DroppedSrunOptionsAreQuotedAsWritten) {
+  const Translation t =
+      run(script(k2x8, "srun --output=${OUT}/%j.out -e \"$OUT/err\" --label python t.py\n"));
+  EXPECT_EQ(message_of(t, Code::srun_options_dropped),
+            "srun options with no AI Runtime equivalent are dropped: --output=${OUT}/%j.out, -e "
+            "\"$OUT/err\"");
+}
+
 TEST(LaunchCommand, CallOfAScriptFunctionIsNotReportedButItsCommandsAre) {
   const Translation t =
       run(script(k2x8, "prep() {\n  python prep.py\n  srun python t.py\n}\nprep\n"));
