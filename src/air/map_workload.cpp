@@ -101,6 +101,18 @@ void split_mounts(std::string_view value, std::vector<std::string>& out) {
   }
 }
 
+/// An srun option's value for messages: as the shell passes it when literal,
+/// else as written without its double quotes (the parsed value has `$?` for
+/// each expansion).
+std::string written_value(const slurm::Body& body, const slurm::Site& site,
+                          const directives::Option& option) {
+  if (option.value->find('$') == std::string::npos) return *option.value;
+  std::string text(
+      body.views[site.view].text.substr(option.value_span.begin, option.value_span.size()));
+  std::erase(text, '"');
+  return text;
+}
+
 void add_mounts(ContainerUse& use, const std::vector<std::string>& mounts, Span from) {
   if (use.mounts.empty()) use.mounts_from = from;
   for (const std::string& mount : mounts) {
@@ -152,11 +164,14 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
         const std::string_view name = option.name();
         if (name == "container-image" && !use) {
           const bool literal = option.value->find('$') == std::string::npos;
-          use = ContainerUse{
-              *option.value, literal, site_span(body, site, site.command->span), {}, {}};
+          use = ContainerUse{literal ? *option.value : written_value(body, site, option),
+                             literal,
+                             site_span(body, site, site.command->span),
+                             {},
+                             {}};
         }
         if (name == "container-mounts" && use && use->mounts.empty()) {
-          split_mounts(*option.value, use->mounts);
+          split_mounts(written_value(body, site, option), use->mounts);
           use->mounts_from = site_span(body, site, site.command->span);
         }
       }

@@ -305,6 +305,20 @@ TEST(Containers, SifBecomesAPlaceholderWithAnError) {
   EXPECT_NE(t.yaml.find("code_source:\n  root_path: ."), std::string::npos) << t.yaml;
 }
 
+TEST(Containers, ComputedImagesAndMountsAreQuotedAsWritten) {
+  const Translation t =
+      run("srun --container-image=$IMAGE --container-mounts=\"$DATA:/data,/ds:/ds:ro\" "
+          "python t.py\n");
+  std::string messages;
+  for (const Diagnostic& d : t.diagnostics) messages += d.message + "\n";
+  EXPECT_NE(messages.find("the image a computed image ($IMAGE) has no registry URL"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("container mounts do not exist on AI Runtime: $DATA, /ds will not"),
+            std::string::npos)
+      << messages;
+}
+
 TEST(Containers, MountsOfEveryContainerCommandAreReported) {
   const Translation t =
       run("singularity exec -B /scratch/prep:/in img.sif python prep.py\n"
