@@ -728,7 +728,7 @@ class CommandMapper final : public CommandEditor {
     for (const auto& option : site.srun->options) {
       if (option.name() != "mpi" || !option.value || *option.value == "none") continue;
       report(Code::mpi_launch_unsupported, site.view, site.command->span,
-             "srun --mpi=" + *option.value +
+             "srun " + std::string(source(site.view, option.span)) +
                  " wires the tasks up as MPI ranks; AI Runtime has no MPI launcher across nodes",
              "initialise torch.distributed from RANK/WORLD_SIZE (or the SLURM_* variables the "
              "translation sets) instead of MPI_Init; MPI inside one node still works");

@@ -281,6 +281,10 @@ TEST(LaunchDiagnostics, DroppedSrunOptionsAreQuotedAsWritten) {
   EXPECT_EQ(message_of(t, Code::srun_options_dropped),
             "srun options with no AI Runtime equivalent are dropped: --output=${OUT}/%j.out, -e "
             "\"$OUT/err\"");
+  const Translation mpi = run(script(k2x8, "srun --mpi=\"$MPI\" python t.py\n"));
+  EXPECT_EQ(message_of(mpi, Code::mpi_launch_unsupported),
+            "srun --mpi=\"$MPI\" wires the tasks up as MPI ranks; AI Runtime has no MPI launcher "
+            "across nodes");
 }
 
 TEST(LaunchCommand, CallOfAScriptFunctionIsNotReportedButItsCommandsAre) {
