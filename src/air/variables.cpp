@@ -183,6 +183,14 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
             "the value --cpus-per-task requested",
             "AI Runtime nodes have a fixed CPU count; `nproc` tells it on the node"};
   }
+  // Alliance (Compute Canada) clusters' per-job directory on the node's local
+  // disk, made by their prolog. The node's own temporary directory always exists.
+  if (name == "SLURM_TMPDIR") {
+    return {VariableAction::literal, "${TMPDIR:-/tmp}", false,
+            "the node's local temporary directory, as the site's per-job one was",
+            "it is not emptied when the run ends; for large data use the node's local disk "
+            "(/local_disk0)"};
+  }
   if (name == "SLURM_JOB_NAME") {
     return {VariableAction::literal, experiment_name, true, "the experiment name", ""};
   }

@@ -275,6 +275,18 @@ TEST(LaunchDiagnostics, AValueTheTranslationCannotWriteIsGivenInTheReport) {
                           "per node: each node's only task) / write 0 in its place"}));
 }
 
+TEST(LaunchCommand, SiteTemporaryDirectoryBecomesTheNodesOwn) {
+  const Translation t =
+      run(script("#SBATCH --gpus-per-node=h100:8\n",
+                 "cp *.py $SLURM_TMPDIR\ntar xf in.tar -C \"${SLURM_TMPDIR}/in\"\n"
+                 "python $SLURM_TMPDIR/t.py\n"));
+  EXPECT_EQ(body_of(t),
+            "cp *.py ${TMPDIR:-/tmp}\ntar xf in.tar -C \"${TMPDIR:-/tmp}/in\"\n"
+            "python ${TMPDIR:-/tmp}/t.py\n");
+  EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped));
+  EXPECT_TRUE(has_code(t, Code::slurm_variable_approximated));
+}
+
 TEST(LaunchDiagnostics, DroppedSrunOptionsAreQuotedAsWritten) {
   const Translation t =
       run(script(k2x8, "srun --output=${OUT}/%j.out -e \"$OUT/err\" --label python t.py\n"));
