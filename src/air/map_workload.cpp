@@ -101,16 +101,22 @@ void split_mounts(std::string_view value, std::vector<std::string>& out) {
   }
 }
 
-/// An srun option's value for messages: as the shell passes it when literal,
-/// else as written without its double quotes (the parsed value has `$?` for
-/// each expansion).
-std::string written_value(const slurm::Body& body, const slurm::Site& site,
-                          const directives::Option& option) {
-  if (option.value->find('$') == std::string::npos) return *option.value;
-  std::string text(
-      body.views[site.view].text.substr(option.value_span.begin, option.value_span.size()));
+/// A value for mount lists and messages: as the shell passes it when it is
+/// `literal`, else as `written` without its double quotes ("$DATA:/data,/ds"
+/// -> $DATA:/data,/ds).
+std::string value_as_shown(std::optional<std::string> literal, const slurm::Body& body,
+                           const slurm::Site& site, Span written) {
+  if (literal) return std::move(*literal);
+  std::string text(body.views[site.view].text.substr(written.begin, written.size()));
   std::erase(text, '"');
   return text;
+}
+
+/// An srun option's value: the parsed one has `$?` for each expansion.
+std::string srun_value(const slurm::Body& body, const slurm::Site& site,
+                       const directives::Option& option) {
+  const bool literal = option.value->find('$') == std::string::npos;
+  return value_as_shown(literal ? option.value : std::nullopt, body, site, option.value_span);
 }
 
 void add_mounts(ContainerUse& use, const std::vector<std::string>& mounts, Span from) {
@@ -164,14 +170,14 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
         const std::string_view name = option.name();
         if (name == "container-image" && !use) {
           const bool literal = option.value->find('$') == std::string::npos;
-          use = ContainerUse{literal ? *option.value : written_value(body, site, option),
+          use = ContainerUse{srun_value(body, site, option),
                              literal,
                              site_span(body, site, site.command->span),
                              {},
                              {}};
         }
         if (name == "container-mounts" && use && use->mounts.empty()) {
-          split_mounts(written_value(body, site, option), use->mounts);
+          split_mounts(srun_value(body, site, option), use->mounts);
           use->mounts_from = site_span(body, site, site.command->span);
         }
       }
@@ -195,15 +201,9 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
            *arg == "--security" || *arg == "--network" || *arg == "--app" || *arg == "-S" ||
            *arg == "--scratch" || *arg == "-o");
       if (bind && i + 1 < words.size()) {
-        // "/a:/b" as the shell passes it; a computed list as written, without
-        // its double quotes ("/a:/b,$DATA" -> /a:/b and $DATA).
-        std::optional<std::string> value = slurm::literal_value(words[i + 1]);
-        if (!value) {
-          value =
-              body.views[site.view].text.substr(words[i + 1].span.begin, words[i + 1].span.size());
-          std::erase(*value, '"');
-        }
-        split_mounts(*value, mounts);
+        split_mounts(
+            value_as_shown(slurm::literal_value(words[i + 1]), body, site, words[i + 1].span),
+            mounts);
       } else if (arg->starts_with("--bind=")) {
         split_mounts(std::string_view(*arg).substr(7), mounts);
       }
