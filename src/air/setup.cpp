@@ -58,6 +58,16 @@ bool is_reference_text(std::string_view value) {
   return is_variable_name(value);
 }
 
+/// An assignment `name=written` (literal value `literal`, when it has one)
+/// holds a credential: a secret name with a value that could be one and is
+/// not a copy of another variable, or a value shaped like a token.
+bool holds_credential(std::string_view name, std::string_view written,
+                      std::optional<std::string_view> literal) {
+  if (literal && looks_like_token(*literal)) return true;
+  return is_secret_name(name) && !is_reference_text(written) &&
+         (!literal || could_be_credential(name, *literal));
+}
+
 /// The module name without its version: `cuda/12.1` -> `cuda`.
 std::string module_base(std::string_view module) {
   return lower(module.substr(0, module.find('/')));
@@ -428,10 +438,9 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
   for (size_t i = 0; i < assignments.size(); ++i) {
     const Assignment& a = assignments[i];
     if (a.value_span.empty()) continue;
-    const bool reference = is_reference_text(editor_.source(site.view, a.value_span));
-    secret[i] = (is_secret_name(a.name) && !reference &&
-                 (!a.literal || could_be_credential(a.name, *a.literal))) ||
-                (a.literal && looks_like_token(*a.literal));
+    secret[i] =
+        holds_credential(a.name, editor_.source(site.view, a.value_span),
+                         a.literal ? std::optional<std::string_view>(*a.literal) : std::nullopt);
   }
   const bool any_secret = std::find(secret.begin(), secret.end(), true) != secret.end();
   const bool exported = assignments.front().exported;
@@ -505,11 +514,7 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
     if (a.is_array || a.value.span.empty()) continue;
     std::optional<std::string> storage;
     const auto literal = slurm::literal_view(a.value, storage);
-    const bool secret =
-        (is_secret_name(a.name) && !is_reference_text(editor_.source(site.view, a.value.span)) &&
-         (!literal || could_be_credential(a.name, *literal))) ||
-        (literal && looks_like_token(*literal));
-    if (!secret) continue;
+    if (!holds_credential(a.name, editor_.source(site.view, a.value.span), literal)) continue;
     const std::string name = add_secret(site, a.name, a.value.span);
     editor_.replace(site.view, a.value.span, "\"$" + name + "\"",
                     "the credential comes from secrets." + name);

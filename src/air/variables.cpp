@@ -95,7 +95,7 @@ bool is_vocabulary_token_name(std::string_view name) {
     if (iequals(name, known)) return false;
   }
   return !iends_with(name, "API_TOKEN") && !iends_with(name, "AUTH_TOKEN") &&
-         !iends_with(name, "ACCESS_TOKEN") && !iequals(name, "TOKEN");
+         !iends_with(name, "ACCESS_TOKEN");
 }
 
 }  // namespace
