@@ -715,8 +715,11 @@ class CommandMapper final : public CommandEditor {
       }
       if (name == "nodelist" && single_node_rank(site) == std::optional<std::string>("0")) continue;
       if (!dropped.empty()) dropped += ", ";
-      // As written: the parsed value has `$?` for each expansion.
-      dropped += source(site.view, option.span);
+      // As written (the parsed value has `$?` for each expansion); an option
+      // from a variable's value (srun $SRUN_ARGS) as parsed, with its origin.
+      const std::string_view written = source(site.view, option.span);
+      dropped += written.starts_with('-') ? std::string(written)
+                                          : option.text() + " (from " + std::string(written) + ")";
     }
     if (dropped.empty()) return;
     report(Code::srun_options_dropped, site.view, site.command->span,

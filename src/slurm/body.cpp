@@ -1,6 +1,7 @@
 #include "slurm/body.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace s2a::slurm {
 namespace {
@@ -111,6 +112,7 @@ class Walker {
       walk_parts(redirect.heredoc_parts, view, context);
     }
 
+    remember_literal_assignments(command, view);
     Site site;
     site.command = &command;
     site.statement = statement;
@@ -132,16 +134,76 @@ class Walker {
     }
   }
 
+  /// `NAME=literal` and `export NAME=literal` of the batch script, last one
+  /// wins in walk order: enough to see srun options kept in a variable.
+  void remember_literal_assignments(const ast::Command& command, uint32_t view) {
+    if (view != 0) return;
+    if (command.words.empty()) {
+      for (const ast::Assignment& a : command.assignments) {
+        if (a.is_array) continue;
+        if (auto value = literal_value(a.value)) {
+          literal_variables_[a.name] = std::move(*value);
+        } else {
+          literal_variables_.erase(a.name);
+        }
+      }
+      return;
+    }
+    if (!is_declaration_builtin(program_name(command.words.front()))) return;
+    for (size_t i = 1; i < command.words.size(); ++i) {
+      const auto word = literal_value(command.words[i]);
+      const size_t eq = word ? word->find('=') : std::string::npos;
+      if (eq != std::string::npos && eq > 0)
+        literal_variables_[word->substr(0, eq)] = word->substr(eq + 1);
+    }
+  }
+
+  /// The words an unquoted `$NAME` / `${NAME}` splits into, when NAME holds
+  /// a literal: `srun $SRUN_ARGS python t.py` with SRUN_ARGS="--wait=60 -l".
+  std::optional<std::vector<std::string>> split_expansion(const ast::Word& word) const {
+    if (word.parts.size() != 1 || word.parts[0].kind != ast::PartKind::param ||
+        !word.parts[0].op.empty()) {
+      return std::nullopt;
+    }
+    const auto value = literal_variables_.find(word.parts[0].text);
+    if (value == literal_variables_.end()) return std::nullopt;
+    std::vector<std::string> fields;
+    std::string_view rest = value->second;
+    while (true) {
+      const size_t begin = rest.find_first_not_of(" \t\n");
+      if (begin == std::string_view::npos) break;
+      rest.remove_prefix(begin);
+      const size_t end = std::min(rest.find_first_of(" \t\n"), rest.size());
+      fields.emplace_back(rest.substr(0, end));
+      rest.remove_prefix(end);
+    }
+    return fields;
+  }
+
   void describe_srun(Site& site) {
     const auto& words = site.command->words;
     std::vector<directives::Word> option_words;
+    std::vector<size_t> word_of;  // the command word each option word came from
     for (size_t i = 1; i < words.size(); ++i) {
-      // srun options are parsed as the shell hands them over; an expansion we
-      // cannot evaluate stands for itself, which is enough to find the operand.
+      // srun options are parsed as the shell hands them over: a variable that
+      // holds options is split into them; another expansion stands for
+      // itself, which is enough to find the operand.
+      const auto fields = split_expansion(words[i]);
+      if (fields && !fields->empty() && fields->front().starts_with('-')) {
+        for (const std::string& field : *fields) {
+          option_words.push_back({field, words[i].span});
+          word_of.push_back(i);
+        }
+        continue;
+      }
       option_words.push_back({text_with_placeholders(words[i]), words[i].span});
+      word_of.push_back(i);
     }
     site.srun = directives::parse_options(option_words, directives::srun_options());
-    site.srun_operand = 1 + site.srun->first_operand;
+    const size_t first = site.srun->first_operand;
+    // An operand inside a variable's value (`ARGS="-l python"`) starts at
+    // that variable's word.
+    site.srun_operand = first < word_of.size() ? word_of[first] : words.size();
     if (site.srun_operand >= words.size()) return;
     const std::string payload = program_name(words[site.srun_operand]);
     if (is_shell(payload)) {
@@ -191,6 +253,7 @@ class Walker {
 
   Body& body_;
   Diagnostics& diagnostics_;
+  std::map<std::string, std::string, std::less<>> literal_variables_;
 };
 
 /// The text a `bash -c` word hands to bash: quotes and escapes removed, each

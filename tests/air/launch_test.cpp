@@ -275,6 +275,20 @@ TEST(LaunchDiagnostics, AValueTheTranslationCannotWriteIsGivenInTheReport) {
                           "per node: each node's only task) / write 0 in its place"}));
 }
 
+TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
+  // The operand is `python`, not `$SRUN_ARGS`: srun and its options go.
+  const Translation t = run(script(k2x8,
+                                   "SRUN_ARGS=\"--wait=60 --output=x.log\"\n"
+                                   "srun $SRUN_ARGS --jobid $JOB python t.py\n"));
+  EXPECT_EQ(body_of(t), "SRUN_ARGS=\"--wait=60 --output=x.log\"\npython t.py\n");
+  EXPECT_EQ(message_of(t, Code::srun_options_dropped),
+            "srun options with no AI Runtime equivalent are dropped: --output=x.log (from "
+            "$SRUN_ARGS)");
+  // A variable holding a program stays the program.
+  const Translation program = run(script(k2x8, "PY=python3\nsrun $PY t.py\n"));
+  EXPECT_EQ(body_of(program), "PY=python3\n$PY t.py\n");
+}
+
 TEST(LaunchCommand, SiteTemporaryDirectoryBecomesTheNodesOwn) {
   const Translation t =
       run(script("#SBATCH --gpus-per-node=h100:8\n",
