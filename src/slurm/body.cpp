@@ -112,13 +112,13 @@ class Walker {
       walk_parts(redirect.heredoc_parts, view, context);
     }
 
-    remember_literal_assignments(command, view);
     Site site;
     site.command = &command;
     site.statement = statement;
     site.context = context;
     site.view = view;
     if (!command.words.empty()) site.program = program_name(command.words.front());
+    remember_option_variables(command, site.program, view);
     if (site.program == "srun" && !context.in_srun) {
       describe_srun(site);
     } else {
@@ -134,39 +134,51 @@ class Walker {
     }
   }
 
-  /// `NAME=literal` and `export NAME=literal` of the batch script, last one
-  /// wins in walk order: enough to see srun options kept in a variable.
-  void remember_literal_assignments(const ast::Command& command, uint32_t view) {
+  /// `NAME=literal` and `export NAME=literal` of the batch script whose
+  /// value starts with `-` (srun options kept in a variable), last one wins
+  /// in walk order. Other assignments only end an earlier one, looked at on
+  /// their written text: nearly all of them, and none is copied.
+  void remember_option_variables(const ast::Command& command, std::string_view program,
+                                 uint32_t view) {
     if (view != 0) return;
+    const std::string_view text = body_.views[0].text;
+    const auto written = [&](Span span) { return text.substr(span.begin, span.size()); };
     if (command.words.empty()) {
       for (const ast::Assignment& a : command.assignments) {
-        if (a.is_array) continue;
-        if (auto value = literal_value(a.value)) {
-          literal_variables_[a.name] = std::move(*value);
-        } else {
-          literal_variables_.erase(a.name);
-        }
+        if (!a.is_array) remember(a.name, written(a.value.span), a.value, 0);
       }
       return;
     }
-    if (!is_declaration_builtin(program_name(command.words.front()))) return;
+    if (!is_declaration_builtin(program)) return;
     for (size_t i = 1; i < command.words.size(); ++i) {
-      const auto word = literal_value(command.words[i]);
-      const size_t eq = word ? word->find('=') : std::string::npos;
-      if (eq != std::string::npos && eq > 0)
-        literal_variables_[word->substr(0, eq)] = word->substr(eq + 1);
+      const std::string_view word = written(command.words[i].span);
+      const size_t eq = word.find('=');
+      if (eq == std::string_view::npos || eq == 0) continue;
+      remember(word.substr(0, eq), word.substr(eq + 1), command.words[i], eq + 1);
+    }
+  }
+
+  /// NAME's value is `word`'s literal value from `skip` on, written `value`.
+  void remember(std::string_view name, std::string_view value, const ast::Word& word, size_t skip) {
+    const bool options =
+        value.starts_with('-') || value.starts_with("\"-") || value.starts_with("'-");
+    std::optional<std::string> literal = options ? literal_value(word) : std::nullopt;
+    if (literal && literal->size() >= skip) {
+      option_variables_[std::string(name)] = literal->substr(skip);
+    } else if (const auto it = option_variables_.find(name); it != option_variables_.end()) {
+      option_variables_.erase(it);
     }
   }
 
   /// The words an unquoted `$NAME` / `${NAME}` splits into, when NAME holds
-  /// a literal: `srun $SRUN_ARGS python t.py` with SRUN_ARGS="--wait=60 -l".
+  /// options: `srun $SRUN_ARGS python t.py` with SRUN_ARGS="--wait=60 -l".
   std::optional<std::vector<std::string>> split_expansion(const ast::Word& word) const {
     if (word.parts.size() != 1 || word.parts[0].kind != ast::PartKind::param ||
         !word.parts[0].op.empty()) {
       return std::nullopt;
     }
-    const auto value = literal_variables_.find(word.parts[0].text);
-    if (value == literal_variables_.end()) return std::nullopt;
+    const auto value = option_variables_.find(word.parts[0].text);
+    if (value == option_variables_.end()) return std::nullopt;
     std::vector<std::string> fields;
     std::string_view rest = value->second;
     while (true) {
@@ -253,7 +265,7 @@ class Walker {
 
   Body& body_;
   Diagnostics& diagnostics_;
-  std::map<std::string, std::string, std::less<>> literal_variables_;
+  std::map<std::string, std::string, std::less<>> option_variables_;
 };
 
 /// The text a `bash -c` word hands to bash: quotes and escapes removed, each
