@@ -203,7 +203,9 @@ class Walker {
       const auto fields = split_expansion(words[i]);
       if (fields && !fields->empty() && fields->front().starts_with('-')) {
         for (const std::string& field : *fields) {
-          option_words.push_back({field, words[i].span});
+          // Its bytes were written as the variable: value spans cover `$NAME`.
+          option_words.push_back(
+              {field, words[i].span, std::vector<uint32_t>(field.size(), words[i].span.begin)});
           word_of.push_back(i);
         }
         continue;
