@@ -112,11 +112,11 @@ std::string value_as_shown(std::optional<std::string> literal, const slurm::Body
   return text;
 }
 
-/// An srun option's value: the parsed one has `$?` for each expansion.
-std::string srun_value(const slurm::Body& body, const slurm::Site& site,
-                       const directives::Option& option) {
-  const bool literal = option.value->find('$') == std::string::npos;
-  return value_as_shown(literal ? option.value : std::nullopt, body, site, option.value_span);
+/// An srun option's value as the shell passes it, when it has no expansion
+/// (the parsed value has `$?` for each).
+std::optional<std::string> srun_literal(const directives::Option& option) {
+  if (option.value->find('$') != std::string::npos) return std::nullopt;
+  return option.value;
 }
 
 void add_mounts(ContainerUse& use, const std::vector<std::string>& mounts, Span from) {
@@ -168,16 +168,16 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
       for (const directives::Option& option : site.srun->options) {
         if (!option.value) continue;
         const std::string_view name = option.name();
+        const std::optional<std::string> literal = srun_literal(option);
         if (name == "container-image" && !use) {
-          const bool literal = option.value->find('$') == std::string::npos;
-          use = ContainerUse{srun_value(body, site, option),
-                             literal,
+          use = ContainerUse{value_as_shown(literal, body, site, option.value_span),
+                             literal.has_value(),
                              site_span(body, site, site.command->span),
                              {},
                              {}};
         }
         if (name == "container-mounts" && use && use->mounts.empty()) {
-          split_mounts(srun_value(body, site, option), use->mounts);
+          split_mounts(value_as_shown(literal, body, site, option.value_span), use->mounts);
           use->mounts_from = site_span(body, site, site.command->span);
         }
       }

@@ -200,8 +200,7 @@ class Walker {
       // srun options are parsed as the shell hands them over: a variable that
       // holds options is split into them; another expansion stands for
       // itself, which is enough to find the operand.
-      const auto fields = split_expansion(words[i]);
-      if (fields && !fields->empty() && fields->front().starts_with('-')) {
+      if (const auto fields = split_expansion(words[i])) {
         for (const std::string& field : *fields) {
           // Its bytes were written as the variable: value spans cover `$NAME`.
           option_words.push_back(
