@@ -546,6 +546,15 @@ class CommandMapper final : public CommandEditor {
              "srun without a program to run", "remove the line");
       return;
     }
+    if (site.srun_operand_in_variable) {
+      const std::string variable(source(site.view, words[site.srun_operand].span));
+      report(Code::slurm_command_in_body, site.view, words[site.srun_operand].span,
+             "`" + variable +
+                 "` holds srun options and the program together, so srun cannot be taken off "
+                 "this line, and it does not exist on AI Runtime",
+             "keep srun's options and the program in separate variables");
+      return;
+    }
     report_mpi_plugin(site);
     const Span prefix{words[0].span.begin, words[site.srun_operand].span.begin};
     const std::optional<std::string> rank = single_node_rank(site);

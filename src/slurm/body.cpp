@@ -214,9 +214,9 @@ class Walker {
     }
     site.srun = directives::parse_options(option_words, directives::srun_options());
     const size_t first = site.srun->first_operand;
-    // An operand inside a variable's value (`ARGS="-l python"`) starts at
-    // that variable's word.
     site.srun_operand = first < word_of.size() ? word_of[first] : words.size();
+    site.srun_operand_in_variable =
+        first > 0 && first < word_of.size() && word_of[first - 1] == word_of[first];
     if (site.srun_operand >= words.size()) return;
     const std::string payload = program_name(words[site.srun_operand]);
     if (is_shell(payload)) {

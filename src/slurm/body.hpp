@@ -66,7 +66,10 @@ struct Site {
   // srun only
   std::optional<directives::OptionParse> srun;  // srun's own options
   size_t srun_operand = 0;                      // index of the first word after srun's options
-  int nested_script = -1;                       // index into Body::nested for `srun bash -c`
+  // The program is inside a variable that also holds srun options
+  // (ARGS="-l python"; srun $ARGS t.py): srun cannot be taken off the line.
+  bool srun_operand_in_variable = false;
+  int nested_script = -1;  // index into Body::nested for `srun bash -c`
 };
 
 struct NestedScript {

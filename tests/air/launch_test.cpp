@@ -284,6 +284,12 @@ TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
   EXPECT_EQ(message_of(t, Code::srun_options_dropped),
             "srun options with no AI Runtime equivalent are dropped: --output=x.log (from "
             "$SRUN_ARGS)");
+  // Options and the program in one variable: srun stays, reported.
+  const Translation mixed = run(script(k2x8, "ARGS=\"-l python\"\nsrun $ARGS t.py\n"));
+  EXPECT_EQ(body_of(mixed), "ARGS=\"-l python\"\nsrun $ARGS t.py\n");
+  EXPECT_EQ(message_of(mixed, Code::slurm_command_in_body),
+            "`$ARGS` holds srun options and the program together, so srun cannot be taken off "
+            "this line, and it does not exist on AI Runtime");
   // A variable holding a program stays the program.
   const Translation program = run(script(k2x8, "PY=python3\nsrun $PY t.py\n"));
   EXPECT_EQ(body_of(program), "PY=python3\n$PY t.py\n");
