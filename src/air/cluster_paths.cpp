@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "air/container_call.hpp"
 #include "air/keyword_list.hpp"
 
 namespace s2a::air {
@@ -85,8 +86,11 @@ class Finder {
   void visit(const slurm::Site& site) {
     const ast::Command& command = *site.command;
     if (!may_name_path(text_of(site.view, command.span))) return;  // most commands
+    // A container variable (SINGULARITYENV_X) holds a path inside the image.
     for (const ast::Assignment& a : command.assignments) {
-      if (!a.is_array) add(site, a.value, PathUse::argument, true);
+      if (!a.is_array && container_variable_target(a.name).empty()) {
+        add(site, a.value, PathUse::argument, true);
+      }
     }
     for (const ast::Redirect& r : command.redirects) {
       if (r.op == "<" || r.op == ">" || r.op == ">>" || r.op == "&>" || r.op == "&>>" ||
@@ -115,6 +119,7 @@ class Finder {
         target_seen = true;
         use = cd ? PathUse::change_directory : PathUse::source_file;
       }
+      if (declaration && is_container_variable_assignment(word)) continue;
       add(site, word, use, declaration);
     }
   }
@@ -125,6 +130,14 @@ class Finder {
     const auto& words = command.words;
     return first + 2 < words.size() && slurm::literal_is(words[first + 1], "-m") &&
            slurm::literal_is(words[first + 2], "pip");
+  }
+
+  /// `SINGULARITYENV_X=...` as a word of export/declare.
+  static bool is_container_variable_assignment(const ast::Word& word) {
+    std::string storage;
+    const std::string_view head = slurm::literal_prefix(word, storage);
+    const size_t eq = head.find('=');
+    return eq != std::string_view::npos && !container_variable_target(head.substr(0, eq)).empty();
   }
 
   static bool is_option(const ast::Word& word) {

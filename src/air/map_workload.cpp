@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "air/compute.hpp"
+#include "air/container_call.hpp"
+#include "air/keyword_list.hpp"
 #include "air/variables.hpp"
 
 namespace s2a::air {
@@ -183,36 +185,20 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
       }
     }
     const size_t start = site.program == "srun" && site.srun ? site.srun_operand : 0;
-    if (start + 2 >= words.size()) continue;
-    const std::string wrapper = slurm::program_name(words[start]);
-    if (wrapper != "singularity" && wrapper != "apptainer") continue;
-    const auto sub = slurm::literal_value(words[start + 1]);
-    if (!sub || (*sub != "exec" && *sub != "run")) continue;
+    const std::optional<ContainerCall> call =
+        find_container_call(words, start, body.views[site.view].text);
+    if (!call) continue;
     std::vector<std::string> mounts;
-    size_t i = start + 2;
-    for (; i < words.size(); ++i) {
-      const auto arg = slurm::literal_value(words[i]);
-      if (!arg || arg->empty() || arg->front() != '-') break;
-      const bool bind = *arg == "-B" || *arg == "--bind" || *arg == "--mount";
-      const bool takes_value =
-          arg->find('=') == std::string::npos &&
-          (bind || *arg == "-H" || *arg == "--home" || *arg == "-W" || *arg == "--workdir" ||
-           *arg == "--pwd" || *arg == "--overlay" || *arg == "--env" || *arg == "--env-file" ||
-           *arg == "--security" || *arg == "--network" || *arg == "--app" || *arg == "-S" ||
-           *arg == "--scratch" || *arg == "-o");
-      if (bind && i + 1 < words.size()) {
-        split_mounts(
-            value_as_shown(slurm::literal_value(words[i + 1]), body, site, words[i + 1].span),
-            mounts);
-      } else if (arg->starts_with("--bind=")) {
-        split_mounts(std::string_view(*arg).substr(7), mounts);
+    for (const ContainerOption& option : call->options) {
+      if (option.has_value && contains({"-B", "--bind", "--mount"}, option.name)) {
+        split_mounts(value_as_shown(option.value, body, site, option.value_span), mounts);
       }
-      if (takes_value) ++i;
     }
     if (use) {  // a later container command: its binds are gone too
       add_mounts(*use, mounts, site_span(body, site, site.command->span));
       continue;
     }
+    const size_t i = call->image;
     if (i >= words.size()) continue;
     const auto image = slurm::literal_value(words[i]);
     const std::string_view text = body.views[site.view].text;
@@ -567,7 +553,8 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   if (exports.handled) replace_generic_report(final_option(job, "export"), diagnostics);
   const std::optional<ContainerUse> container = find_container(job, body);
   SetupOptions setup{options.secret_scope, options.profile, container.has_value(),
-                     container ? renamed_mount_targets(*container) : std::vector<std::string>{}};
+                     container ? renamed_mount_targets(*container) : std::vector<std::string>{},
+                     exported_container_variables(body)};
   CommandMapping command =
       map_command(file, body, job, workload.compute, workload.experiment_name, diagnostics, setup);
   for (std::string& d : command.dependencies) {

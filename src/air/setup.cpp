@@ -6,7 +6,9 @@
 #include <cctype>
 #include <map>
 
+#include "air/container_call.hpp"
 #include "air/keyword_list.hpp"
+#include "air/launch.hpp"
 #include "air/variables.hpp"
 
 namespace s2a::air {
@@ -649,58 +651,250 @@ void SetupMapper::hide_secret_in_value(const Site& site, const ast::Word& word,
 
 // --- containers ---------------------------------------------------------------------
 
+namespace {
+
+/// A --env value word as `env` or an assignment takes it: bare when only
+/// characters the shell leaves alone, else single-quoted.
+std::string shell_word(std::string_view text) {
+  const bool bare = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("_./:@%+=,-").find(c) != std::string_view::npos;
+  });
+  return bare ? std::string(text) : single_quote(text);
+}
+
+struct EnvItem {
+  std::string_view name;
+  std::string_view value;
+  size_t value_offset = 0;  // in the option's value
+};
+
+/// `--env A=1,B=x y` -> A=1, B=x y; nothing when an item is not NAME=VALUE
+/// or the list quotes a comma (apptainer reads it as CSV).
+std::vector<EnvItem> env_option_items(std::string_view value) {
+  std::vector<EnvItem> items;
+  if (value.find('"') != std::string_view::npos) return {};
+  size_t start = 0;
+  while (start <= value.size()) {
+    const size_t comma = std::min(value.find(',', start), value.size());
+    const std::string_view item = value.substr(start, comma - start);
+    const size_t eq = item.find('=');
+    if (eq == std::string_view::npos || !is_variable_name(item.substr(0, eq))) return {};
+    items.push_back({item.substr(0, eq), item.substr(eq + 1), start + eq + 1});
+    start = comma + 1;
+  }
+  return items;
+}
+
+/// What the container made of an exported SINGULARITYENV_X, as an `env`
+/// argument that vanishes when the variable is unset at run time:
+/// ${SINGULARITYENV_X+"X=$SINGULARITYENV_X"}. PREPEND_PATH and APPEND_PATH
+/// extend PATH.
+std::string container_variable_argument(std::string_view name) {
+  const std::string_view target = container_variable_target(name);
+  const std::string ref = "$" + std::string(name);
+  std::string assignment;
+  if (target == "PREPEND_PATH") {
+    assignment = "PATH=" + ref + ":$PATH";
+  } else if (target == "APPEND_PATH") {
+    assignment = "PATH=$PATH:" + ref;
+  } else {
+    assignment = std::string(target) + "=" + ref;
+  }
+  return "${" + std::string(name) + "+\"" + assignment + "\"}";
+}
+
+Span option_span(const ast::Command& command, const ContainerOption& option) {
+  return {command.words[option.word].span.begin, command.words[option.last_word].span.end};
+}
+
+/// "HF_HOME (from SINGULARITYENV_HF_HOME)", "PATH (prepended from ...)".
+std::string passed_label(std::string_view name) {
+  const std::string_view target = container_variable_target(name);
+  if (target == "PREPEND_PATH") return "PATH (prepended from " + std::string(name) + ")";
+  if (target == "APPEND_PATH") return "PATH (appended from " + std::string(name) + ")";
+  return std::string(target) + " (from " + std::string(name) + ")";
+}
+
+struct DroppedOptionNote {
+  std::string_view option;
+  std::string_view effect;
+  std::string_view hint;
+};
+
+/// Options whose effect on the command is lost with the container. The
+/// others are the container's own business (GPU access, isolation, scratch
+/// space, namespaces) or reported elsewhere (mounts: S2A5008).
+const DroppedOptionNote* dropped_option_note(std::string_view option) {
+  static constexpr std::array<DroppedOptionNote, 7> kNotes = {{
+      {"--pwd", "the container ran the command in this directory; now it runs in the script's",
+       "cd to the matching directory of the uploaded code (\"$CODE_SOURCE_PATH/...\") before "
+       "the command"},
+      {"-H", "the container's home directory; ~ and $HOME now are AI Runtime's",
+       "use paths under the code root or a Unity Catalog volume instead of ~"},
+      {"--home", "the container's home directory; ~ and $HOME now are AI Runtime's",
+       "use paths under the code root or a Unity Catalog volume instead of ~"},
+      {"-o", "this overlay added files to the image; they are not there now",
+       "put them in the custom image or copy them to a Unity Catalog volume"},
+      {"--overlay", "this overlay added files to the image; they are not there now",
+       "put them in the custom image or copy them to a Unity Catalog volume"},
+      {"--app", "the container ran this app's runscript, which is not known here",
+       "put the program the app ran in front of the arguments"},
+      {"--env-file", "the container set the variables in this file; they are not set now",
+       "set them under env_variables, or run `set -a; . FILE; set +a` (with FILE under the code "
+       "root) before the command"},
+  }};
+  for (const DroppedOptionNote& note : kNotes) {
+    if (note.option == option) return &note;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// --- containers ---------------------------------------------------------------------
+
 void SetupMapper::unwrap_container(const Site& site) {
   const auto& words = site.command->words;
   size_t start = site.program == "srun"sv && site.srun ? site.srun_operand : 0;
   if (start >= words.size()) return;
   std::optional<std::string> storage;
-  const std::string_view wrapper_name = slurm::program_view(words[start], storage);
-  if (wrapper_name != "singularity" && wrapper_name != "apptainer" && wrapper_name != "shifter") {
-    return;  // nearly every command: no copy of its name
-  }
-  const std::string wrapper(wrapper_name);
-  size_t i = start + 1;
-  if (wrapper == "singularity" || wrapper == "apptainer") {
-    if (i >= words.size()) return;
-    const auto sub = slurm::literal_value(words[i]);
-    if (!sub || (*sub != "exec" && *sub != "run")) return;
-    const bool run = *sub == "run";
-    for (++i; i < words.size(); ++i) {
-      const auto arg = slurm::literal_value(words[i]);
-      if (!arg || arg->empty() || arg->front() != '-') break;
-      if (arg->find('=') == std::string::npos &&
-          contains(
-              {"-B", "--bind", "--mount", "-H", "--home", "-W", "--workdir", "--pwd", "--overlay",
-               "--env", "--env-file", "--security", "--network", "--app", "-S", "--scratch", "-o"},
-              *arg)) {
-        ++i;
-      }
-    }
-    if (i + 1 >= words.size()) return;  // no command after the image
-    const Span prefix{words[start].span.begin, words[i + 1].span.begin};
-    editor_.edit(site.view, prefix, "", "the command runs directly in the AI Runtime environment");
-    editor_.report(
-        Code::container_wrapper_removed, site.view, Span{prefix.begin, words[i].span.end},
-        "`" + wrapper + " " + *slurm::literal_value(words[start + 1]) +
-            "` is removed: the command runs directly in the workload's environment",
-        run ? "`run` started the image's runscript: put the program it ran in front of "
-              "the arguments"
-            : "check that environment (or the custom image) provides what the image had");
+  if (slurm::program_view(words[start], storage) == "shifter") {
+    unwrap_shifter(site, start);
     return;
   }
-  if (wrapper == "shifter") {
-    while (i < words.size()) {
-      const auto arg = slurm::literal_value(words[i]);
-      if (!arg || arg->empty() || arg->front() != '-') break;
-      ++i;
+  const std::optional<ContainerCall> call =
+      find_container_call(words, start, body_.views[site.view].text);
+  if (!call || call->image + 1 >= words.size()) return;  // no command after the image
+  const std::string written(
+      editor_.source(site.view, Span{words[start].span.begin, words[start + 1].span.end}));
+  const Span prefix{words[start].span.begin, words[call->image + 1].span.begin};
+  editor_.edit(site.view, prefix, container_environment(site, *call),
+               "the command runs directly in the AI Runtime environment");
+  editor_.report(
+      Code::container_wrapper_removed, site.view, Span{prefix.begin, words[call->image].span.end},
+      "`" + written + "` is removed: the command runs directly in the workload's environment",
+      call->run ? "`run` started the image's runscript: put the program it ran in front of "
+                  "the arguments"
+                : "check that environment (or the custom image) provides what the image had");
+}
+
+/// What replaces `singularity exec [OPTIONS] IMAGE `: the variables the
+/// container gave the command (exported SINGULARITYENV_X, then --env, which
+/// wins), so the command still sees them. Prefix assignments of this very
+/// command (SINGULARITYENV_X=1 singularity ...) are renamed in place.
+std::string SetupMapper::container_environment(const Site& site, const ContainerCall& call) {
+  const ast::Command& command = *site.command;
+  std::vector<std::string> passed;  // "X (from SINGULARITYENV_X)", for the report
+  for (const ast::Assignment& a : command.assignments) {
+    const std::string_view target = container_variable_target(a.name);
+    if (target.empty()) continue;
+    std::string renamed(target);
+    if (target == "PREPEND_PATH" || target == "APPEND_PATH") {
+      const std::string value(editor_.source(site.view, a.value.span));
+      renamed =
+          target == "PREPEND_PATH" ? "PATH=" + value + ":\"$PATH\"" : "PATH=\"$PATH\":" + value;
+      editor_.edit(site.view, a.span, renamed, "the container's variable, set on the command");
+    } else {
+      editor_.edit(site.view,
+                   Span{a.span.begin, static_cast<uint32_t>(a.span.begin + a.name.size())}, renamed,
+                   "the container's variable, set on the command");
     }
-    if (i >= words.size()) return;
-    const Span prefix{words[start].span.begin, words[i].span.begin};
-    editor_.edit(site.view, prefix, "", "the command runs directly in the AI Runtime environment");
-    editor_.report(Code::container_wrapper_removed, site.view, prefix,
-                   "`shifter` is removed: the command runs directly in the workload's environment",
-                   "check that environment (or the custom image) provides what the image had");
+    passed.push_back(passed_label(a.name));
   }
+  std::vector<std::string> arguments;
+  for (const std::string& name : options_.container_variables) {
+    const bool set_here = std::any_of(command.assignments.begin(), command.assignments.end(),
+                                      [&](const ast::Assignment& a) { return a.name == name; });
+    if (set_here) continue;  // renamed above; `env` would see the older value
+    arguments.push_back(container_variable_argument(name));
+    passed.push_back(passed_label(name));
+  }
+  std::vector<std::string> env_items;
+  for (const ContainerOption& option : call.options) {
+    report_dropped_container_option(site, option);
+    if (option.name != "--env" || !option.has_value) continue;
+    if (!add_env_option_items(site, option, env_items, passed)) {
+      const Span span = option_span(command, option);
+      editor_.report(Code::container_option_dropped, site.view, span,
+                     "`" + std::string(editor_.source(site.view, span)) +
+                         "`: the container set these variables; they are not set now",
+                     "set them on the command (NAME=value in front of it)");
+    }
+  }
+  if (passed.empty()) return {};
+  editor_.report(Code::container_environment, site.view, command.span,
+                 "the container's variables are set on the command: " + join(passed), "");
+  std::string text;
+  if (!arguments.empty()) {
+    text = "env";
+    for (const std::string& argument : arguments) text += " " + argument;
+    text += " ";
+  }
+  for (const std::string& item : env_items) text += item + " ";
+  return text;
+}
+
+/// `--env A=1,B=2` -> "A=1", "B=2" for the command; a credential among
+/// them becomes a secret. False when the value cannot be carried over
+/// (computed, or not NAME=VALUE items).
+bool SetupMapper::add_env_option_items(const Site& site, const ContainerOption& option,
+                                       std::vector<std::string>& env_items,
+                                       std::vector<std::string>& passed) {
+  if (!option.value) return false;
+  const std::vector<EnvItem> items = env_option_items(*option.value);
+  if (items.empty()) return false;
+  // A secret is cut out of the script's own bytes, so its value must be
+  // written there as the shell passes it: bare or inside one pair of quotes.
+  const std::string_view written = editor_.source(site.view, option.value_span);
+  std::optional<size_t> offset;
+  if (written == *option.value) {
+    offset = 0;
+  } else if (written.size() == option.value->size() + 2 &&
+             written.substr(1, written.size() - 2) == *option.value) {
+    offset = 1;
+  }
+  for (const EnvItem& item : items) {
+    std::string value = shell_word(item.value);
+    if (holds_credential(item.name, item.value, item.value)) {
+      if (!offset) return false;
+      const auto begin =
+          static_cast<uint32_t>(option.value_span.begin + *offset + item.value_offset);
+      const std::string secret =
+          add_secret(site, std::string(item.name),
+                     Span{begin, static_cast<uint32_t>(begin + item.value.size())});
+      value = "\"$" + secret + "\"";
+    }
+    env_items.push_back(std::string(item.name) + "=" + value);
+    passed.push_back(std::string(item.name) + " (from --env)");
+  }
+  return true;
+}
+
+void SetupMapper::report_dropped_container_option(const Site& site, const ContainerOption& option) {
+  const DroppedOptionNote* note = dropped_option_note(option.name);
+  if (note == nullptr) return;
+  const Span span = option_span(*site.command, option);
+  editor_.report(
+      Code::container_option_dropped, site.view, span,
+      "`" + std::string(editor_.source(site.view, span)) + "`: " + std::string(note->effect),
+      std::string(note->hint));
+}
+
+void SetupMapper::unwrap_shifter(const Site& site, size_t start) {
+  const auto& words = site.command->words;
+  size_t i = start + 1;
+  while (i < words.size()) {
+    const auto arg = slurm::literal_value(words[i]);
+    if (!arg || arg->empty() || arg->front() != '-') break;
+    ++i;
+  }
+  if (i >= words.size()) return;
+  const Span prefix{words[start].span.begin, words[i].span.begin};
+  editor_.edit(site.view, prefix, "", "the command runs directly in the AI Runtime environment");
+  editor_.report(Code::container_wrapper_removed, site.view, prefix,
+                 "`shifter` is removed: the command runs directly in the workload's environment",
+                 "check that environment (or the custom image) provides what the image had");
 }
 
 }  // namespace s2a::air

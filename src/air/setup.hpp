@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "air/container_call.hpp"
 #include "air/workload.hpp"
 #include "diag/diagnostic.hpp"
 #include "profile/profile.hpp"
@@ -27,6 +28,9 @@ struct SetupOptions {
   // (/workspace for `--bind /scratch/u:/workspace`): paths there are the
   // mount's, reported with it (S2A5008), not as the cluster's storage.
   std::vector<std::string> mount_targets;
+  // SINGULARITYENV_X/APPTAINERENV_X the script exports: an unwrapped
+  // container command still gets X.
+  std::vector<std::string> container_variables;
 };
 
 /// What the command mapper lends to the setup rules: its edits and reports.
@@ -94,6 +98,11 @@ class SetupMapper {
 
  private:
   bool map_pip_install(const slurm::Site& site);
+  std::string container_environment(const slurm::Site& site, const ContainerCall& call);
+  bool add_env_option_items(const slurm::Site& site, const ContainerOption& option,
+                            std::vector<std::string>& env_items, std::vector<std::string>& passed);
+  void report_dropped_container_option(const slurm::Site& site, const ContainerOption& option);
+  void unwrap_shifter(const slurm::Site& site, size_t start);
   void report_module(const slurm::Site& site);
   std::string add_secret(const slurm::Site& site, std::string name, Span value_in_view);
   void add_env_or_secret(const slurm::Site& site, const Assignment& a);

@@ -103,6 +103,9 @@ TEST(ClusterPaths, NotReportedForNodePathsMessagesPatternsAndContainers) {
                     "/usr/bin/env python eval.py\n"
                     "singularity exec --nv -B /scratch:/scratch img.sif python /app/run.py\n"
                     "srun apptainer run --bind /data:/data img.sif\n"
+                    // paths inside the image, for the container
+                    "export SINGULARITYENV_FS_LICENSE=/home/fmriprep/license.txt\n"
+                    "APPTAINERENV_HOME=/home/u apptainer exec img.sif python t.py\n"
                     "cat <<EOF > config.txt\n/scratch/alice\nEOF\n")
           .empty());
 }

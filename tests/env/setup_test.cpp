@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "air/map_workload.hpp"
+#include "support/run_process.hpp"
 #include "translate.hpp"
 
 namespace s2a {
@@ -332,6 +333,109 @@ TEST(Containers, MountsOfEveryContainerCommandAreReported) {
   EXPECT_NE(mounts->message.find(": /scratch/prep, /scratch/ckpt, $LOGS will not be there"),
             std::string::npos)
       << mounts->message;
+}
+
+std::string messages_of(const Translation& t, Code code) {
+  std::string out;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == code) out += d.message + "\n";
+  }
+  return out;
+}
+
+/// Runs a translated command under bash the way AI Runtime would (its
+/// env_variables exported, the code root at /tmp) and returns what it printed.
+std::string run_command(const Translation& t) {
+  std::string script = "CODE_SOURCE_PATH=/tmp\n";
+  for (const air::NamedValue& v : t.workload->env_variables) {
+    script += "export " + v.name + "='" + v.value + "'\n";
+  }
+  const std::string path = ::testing::TempDir() + "container-env.sh";
+  testing::write_file(path, script + t.workload->command);
+  const testing::ProcessResult result = testing::run_process("/bin/bash", {path});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  return result.out;
+}
+
+TEST(Containers, VariablesTheContainerReceivedStillReachTheCommand) {
+  // singularity gave the command X for each exported SINGULARITYENV_X (or
+  // APPTAINERENV_X), PATH extended by *_PREPEND_PATH/_APPEND_PATH, and each
+  // --env item; one set only in a branch not taken must stay unset.
+  const Translation t = run(
+      "export SINGULARITYENV_FS_LICENSE=/opt/fs.txt\n"
+      "export APPTAINERENV_PREPEND_PATH=/opt/tools/bin\n"
+      "if false; then export SINGULARITYENV_CUDA_VISIBLE_DEVICES=0; fi\n"
+      "SINGULARITYENV_MODE=fast singularity exec --nv --env 'A=1,B=x y' img.sif "
+      "bash -c 'echo \"$FS_LICENSE|$MODE|$A|$B|${CUDA_VISIBLE_DEVICES-unset}|${PATH%%:*}\"'\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(run_command(t), "/opt/fs.txt|fast|1|x y|unset|/opt/tools/bin\n") << t.workload->command;
+  EXPECT_TRUE(command_has(t, "MODE=fast env ${SINGULARITYENV_FS_LICENSE+")) << t.workload->command;
+  EXPECT_NE(messages_of(t, Code::container_environment)
+                .find("MODE (from SINGULARITYENV_MODE), FS_LICENSE (from SINGULARITYENV_FS_LICENSE), "
+                      "PATH (prepended from APPTAINERENV_PREPEND_PATH)"),
+            std::string::npos)
+      << messages_of(t, Code::container_environment);
+}
+
+TEST(Containers, PrefixContainerVariablesAreRenamed) {
+  const Translation t =
+      run("SINGULARITYENV_jobDir=$jobDir SINGULARITYENV_APPEND_PATH=/x srun singularity exec "
+          "img.sif python t.py\n");
+  EXPECT_TRUE(command_has(t, "jobDir=$jobDir PATH=\"$PATH\":/x python t.py")) << t.workload->command;
+  EXPECT_FALSE(command_has(t, "env "));
+}
+
+TEST(Containers, NoContainerVariablesNoEnv) {
+  const Translation t = run("singularity exec --nv img.sif python t.py\n");
+  EXPECT_TRUE(command_has(t, "\npython t.py")) << t.workload->command;
+  EXPECT_FALSE(has_code(t, Code::container_environment));
+}
+
+TEST(Containers, CredentialsInEnvOptionBecomeSecrets) {
+  const Translation t =
+      run("singularity exec --env \"HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz0123,MODE=x\" img.sif "
+          "python t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "HF_TOKEN=\"$HF_TOKEN\" MODE=x python t.py")) << t.workload->command;
+  ASSERT_EQ(t.workload->secrets.size(), 1u);
+  EXPECT_EQ(t.workload->secrets[0].name, "HF_TOKEN");
+  EXPECT_EQ(t.yaml.find("hf_abcdefghijklmnopqrstuvwxyz0123"), std::string::npos) << t.yaml;
+  for (const Diagnostic& d : t.diagnostics) {
+    EXPECT_EQ(d.message.find("hf_abcdefghijklmnopqrstuvwxyz0123"), std::string::npos) << d.message;
+  }
+}
+
+struct DroppedOption {
+  const char* options;
+  const char* quoted;  // the option as the message quotes it
+};
+
+class ContainerOptions : public ::testing::TestWithParam<DroppedOption> {};
+
+TEST_P(ContainerOptions, ThatChangedHowTheCommandRanAreReported) {
+  const Translation t = run(std::string("srun apptainer exec --nv ") + GetParam().options +
+                            " img.sif python t.py\n");
+  EXPECT_TRUE(command_has(t, "\npython t.py")) << t.workload->command;
+  EXPECT_NE(messages_of(t, Code::container_option_dropped).find(GetParam().quoted),
+            std::string::npos)
+      << messages_of(t, Code::container_option_dropped);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Options, ContainerOptions,
+    ::testing::Values(DroppedOption{"--pwd /workspace/llm", "`--pwd /workspace/llm`: the container ran"},
+                      DroppedOption{"-H /home/u", "`-H /home/u`: the container's home"},
+                      DroppedOption{"--home=/home/u", "`--home=/home/u`: the container's home"},
+                      DroppedOption{"--overlay ov.img", "`--overlay ov.img`: this overlay"},
+                      DroppedOption{"--app train", "`--app train`: the container ran this app"},
+                      DroppedOption{"--env-file e.env", "`--env-file e.env`: the container set"},
+                      DroppedOption{"--env=$VARS", "`--env=$VARS`: the container set these"},
+                      DroppedOption{"--env \"A=1,B=\\\"x,y\\\"\"", "the container set these"}));
+
+TEST(Containers, ComputedOptionIsNotTakenForTheImage) {
+  // `--env=$X` is an option, not the image: the command after the image stays.
+  const Translation t = run("singularity exec --env=$X img.sif python t.py\n");
+  EXPECT_TRUE(command_has(t, "\npython t.py")) << t.workload->command;
 }
 
 }  // namespace
