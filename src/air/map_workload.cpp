@@ -5,6 +5,7 @@
 #include "air/compute.hpp"
 #include "air/container_call.hpp"
 #include "air/keyword_list.hpp"
+#include "air/script_arguments.hpp"
 #include "air/variables.hpp"
 
 namespace s2a::air {
@@ -557,6 +558,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
                      exported_container_variables(body)};
   CommandMapping command =
       map_command(file, body, job, workload.compute, workload.experiment_name, diagnostics, setup);
+  report_script_arguments(body, diagnostics);
   for (std::string& d : command.dependencies) {
     if (std::find(workload.environment.dependencies.begin(),
                   workload.environment.dependencies.end(),
