@@ -7,12 +7,12 @@
 namespace s2a {
 namespace {
 
-std::vector<const Diagnostic*> argument_reports(const std::string& body) {
-  static std::vector<Translation> kept;  // the pointers below point into these
-  kept.push_back(translate("job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n" + body));
-  std::vector<const Diagnostic*> out;
-  for (const Diagnostic& d : kept.back().diagnostics) {
-    if (d.code == Code::script_arguments) out.push_back(&d);
+std::vector<Diagnostic> argument_reports(const std::string& body) {
+  const Translation t =
+      translate("job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n" + body);
+  std::vector<Diagnostic> out;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::script_arguments) out.push_back(d);
   }
   return out;
 }
@@ -25,12 +25,12 @@ TEST(ScriptArguments, ReportedOnceAtTheFirstUseWithEveryParameter) {
       "cat <<EOF > run.cfg\nrun=$3\nEOF\n";
   const auto reports = argument_reports(body);
   ASSERT_EQ(reports.size(), 1u);
-  EXPECT_EQ(reports[0]->message,
+  EXPECT_EQ(reports[0].message,
             "the script reads the arguments given to sbatch after its name ($1, $#, $2, $@, "
             "${10}, $3; 6 uses); AI Runtime starts the command with none, so they are empty (or "
             "the default written with them)");
   const std::string prefix = "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\nDATA=";
-  EXPECT_EQ(reports[0]->span.begin, prefix.size());
+  EXPECT_EQ(reports[0].span.begin, prefix.size());
 }
 
 TEST(ScriptArguments, NotReportedForArgumentsOfFunctionsAndBashCScripts) {
