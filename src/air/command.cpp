@@ -582,6 +582,7 @@ class CommandMapper final : public CommandEditor {
     }
     if (site.nested_script >= 0) return;  // replaced whole by unwrap_nested_script()
     if (rank && compute_.nodes > 1 && !site.context.in_substitution) {
+      report_steps_side_by_side(site);
       edit(site.view, prefix, "if [ \"$NODE_RANK\" = " + *rank + " ]; then ",
            "this srun step ran on one node: keep it on node " + *rank);
       edit(site.view, Span{site.command->span.end, site.command->span.end}, "; fi",
@@ -685,6 +686,45 @@ class CommandMapper final : public CommandEditor {
     if (rank) return rank;
     if (one_node) return std::string("0");
     return std::nullopt;
+  }
+
+  /// One-node steps started in the background (`srun -n1 prog &`, several or
+  /// in a loop) ran side by side, each where Slurm found free resources —
+  /// often on different nodes. Kept on node 0 they share it: reported once.
+  void report_steps_side_by_side(const Site& site) {
+    if (side_by_side_reported_ || !is_unplaced_background_step(site)) return;
+    std::vector<uint32_t> lines;
+    for (const Site& other : body_.sites) {
+      if (other.program == "srun"sv && other.srun && is_unplaced_background_step(other)) {
+        lines.push_back(file_.line_col(file_span(other.view, other.command->span).begin).line);
+      }
+    }
+    if (lines.size() < 2 && !site.context.in_loop) return;
+    side_by_side_reported_ = true;
+    std::string where;
+    for (uint32_t line : lines) where += (where.empty() ? "" : ", ") + std::to_string(line);
+    report(Code::steps_side_by_side, site.view, site.command->span,
+           (site.context.in_loop && lines.size() == 1
+                ? "one-node srun steps started in the background in a loop"
+                : std::to_string(lines.size()) +
+                      " one-node srun steps started in the background (lines " + where + ")") +
+               " ran side by side, each where Slurm found free resources; here all of them run "
+               "on node 0 and share its GPUs",
+           "place each on a node of its own with `if [ \"$NODE_RANK\" = K ]; then ...; fi`, or "
+           "give each its GPUs with CUDA_VISIBLE_DEVICES");
+  }
+
+  /// `srun -n1 prog &` with no node named (-w, -r): Slurm chose the node.
+  bool is_unplaced_background_step(const Site& site) const {
+    const bool background =
+        site.context.background || (site.statement != nullptr && site.statement->background);
+    if (!background || site.context.in_substitution) return false;
+    const bool placed = std::any_of(site.srun->options.begin(), site.srun->options.end(),
+                                    [](const directives::Option& option) {
+                                      return option.name() == "relative" ||
+                                             option.name() == "nodelist";
+                                    });
+    return !placed && single_node_rank(site) == std::optional<std::string>("0");
   }
 
   const ast::Word* word_at(const Site& site, Span span) const {
@@ -1451,6 +1491,7 @@ class CommandMapper final : public CommandEditor {
   std::vector<EditSet<LoggedEdit>> edits_;              // per text view
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   bool first_launch_seen_ = false;
+  bool side_by_side_reported_ = false;  // S2A4019 is given once per script
   ShellVariables variables_;                 // the batch script's simple assignments
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables

@@ -319,6 +319,31 @@ TEST(LaunchDiagnostics, DroppedSrunOptionsAreQuotedAsWritten) {
             "across nodes");
 }
 
+TEST(LaunchDiagnostics, OneNodeStepsSideBySideInTheBackgroundAreReportedOnce) {
+  const Translation t = run(script(k2x8,
+                                   "srun -n1 python a.py &\n"
+                                   "srun -n 1 --exclusive python b.py &\n"
+                                   "srun -w \"$(hostname)\" -n1 python c.py &\n"
+                                   "wait\n"));
+  EXPECT_EQ(std::count_if(t.diagnostics.begin(), t.diagnostics.end(),
+                          [](const Diagnostic& d) { return d.code == Code::steps_side_by_side; }),
+            1);
+  EXPECT_EQ(message_of(t, Code::steps_side_by_side),
+            "2 one-node srun steps started in the background (lines 3, 4) ran side by side, each "
+            "where Slurm found free resources; here all of them run on node 0 and share its GPUs");
+  EXPECT_NE(body_of(t).find("if [ \"$NODE_RANK\" = 0 ]; then python b.py; fi &"),
+            std::string::npos)
+      << body_of(t);
+  const Translation loop =
+      run(script(k2x8, "for s in 1 2; do srun -N1 -n1 python a.py --seed $s & done\nwait\n"));
+  EXPECT_NE(message_of(loop, Code::steps_side_by_side).find("in a loop"), std::string::npos);
+  // One background step, or steps one after another, share nothing.
+  EXPECT_FALSE(has_code(run(script(k2x8, "srun -n1 python a.py &\nsrun -n1 python b.py\n")),
+                        Code::steps_side_by_side));
+  EXPECT_FALSE(has_code(run(script(k2x8, "srun -n1 python a.py\nsrun -n1 python b.py\n")),
+                        Code::steps_side_by_side));
+}
+
 TEST(LaunchCommand, CallOfAScriptFunctionIsNotReportedButItsCommandsAre) {
   const Translation t =
       run(script(k2x8, "prep() {\n  python prep.py\n  srun python t.py\n}\nprep\n"));
