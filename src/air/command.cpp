@@ -719,11 +719,10 @@ class CommandMapper final : public CommandEditor {
     const bool background =
         site.context.background || (site.statement != nullptr && site.statement->background);
     if (!background || site.context.in_substitution) return false;
-    const bool placed = std::any_of(site.srun->options.begin(), site.srun->options.end(),
-                                    [](const directives::Option& option) {
-                                      return option.name() == "relative" ||
-                                             option.name() == "nodelist";
-                                    });
+    const bool placed = std::any_of(
+        site.srun->options.begin(), site.srun->options.end(), [](const directives::Option& option) {
+          return option.name() == "relative" || option.name() == "nodelist";
+        });
     return !placed && single_node_rank(site) == std::optional<std::string>("0");
   }
 
@@ -1491,7 +1490,7 @@ class CommandMapper final : public CommandEditor {
   std::vector<EditSet<LoggedEdit>> edits_;              // per text view
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   bool first_launch_seen_ = false;
-  bool side_by_side_reported_ = false;  // S2A4019 is given once per script
+  bool side_by_side_reported_ = false;       // S2A4019 is given once per script
   ShellVariables variables_;                 // the batch script's simple assignments
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables

@@ -331,8 +331,7 @@ TEST(LaunchDiagnostics, OneNodeStepsSideBySideInTheBackgroundAreReportedOnce) {
   EXPECT_EQ(message_of(t, Code::steps_side_by_side),
             "2 one-node srun steps started in the background (lines 3, 4) ran side by side, each "
             "where Slurm found free resources; here all of them run on node 0 and share its GPUs");
-  EXPECT_NE(body_of(t).find("if [ \"$NODE_RANK\" = 0 ]; then python b.py; fi &"),
-            std::string::npos)
+  EXPECT_NE(body_of(t).find("if [ \"$NODE_RANK\" = 0 ]; then python b.py; fi &"), std::string::npos)
       << body_of(t);
   const Translation loop =
       run(script(k2x8, "for s in 1 2; do srun -N1 -n1 python a.py --seed $s & done\nwait\n"));
