@@ -53,6 +53,20 @@ bool sets_own_arguments(const slurm::Site& site) {
   return !first || *first == "--" || (!first->starts_with('-') && !first->starts_with('+'));
 }
 
+/// Whether `text` has a `$` that could start one ($1, ${1...}, $@, $*, $#):
+/// nearly every script has none, and this byte scan spares the AST walk.
+bool may_read_arguments(std::string_view text) {
+  for (size_t at = text.find('$'); at != std::string_view::npos; at = text.find('$', at + 1)) {
+    size_t next = at + 1;
+    if (next < text.size() && text[next] == '{') ++next;
+    if (next < text.size() &&
+        std::string_view("123456789@*#").find(text[next]) != std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string listed(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& name : names) {
@@ -65,6 +79,7 @@ std::string listed(const std::vector<std::string>& names) {
 }  // namespace
 
 void report_script_arguments(const slurm::Body& body, Diagnostics& diagnostics) {
+  if (body.views.empty() || !may_read_arguments(body.views[0].text)) return;
   ArgumentUses uses;
   for (const slurm::Site& site : body.sites) {
     if (site.view != 0 || site.context.in_function) continue;  // views[0] is the batch script
