@@ -74,10 +74,9 @@ std::string_view container_variable_target(std::string_view name) {
 std::vector<std::string> exported_container_variables(const slurm::Body& body) {
   std::vector<std::string> names;
   const std::string_view text = body.views.empty() ? std::string_view() : body.views[0].text;
-  const bool any =
-      std::any_of(kContainerVariablePrefixes.begin(), kContainerVariablePrefixes.end(),
-                  [&](std::string_view prefix) { return text.find(prefix) != text.npos; });
-  if (!any) return names;  // nearly every script
+  // Both prefixes end in "ENV_": one scan for it spares nearly every script
+  // the walk (two scans for the prefixes cost more, their first letters being common).
+  if (text.find("ENV_") == std::string_view::npos) return names;
   for (const slurm::Site& site : body.sites) {
     if (site.program != "export" && site.program != "declare" && site.program != "typeset") {
       continue;
