@@ -48,7 +48,9 @@ std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& w
       option.value = slurm::literal_value(words[i]);
       if (option.value) option.value->erase(0, option.value->find('=') + 1);
       const size_t written_eq = view_text.substr(span.begin, span.size()).find('=');
-      option.value_span = {static_cast<uint32_t>(span.begin + written_eq + 1), span.end};
+      option.value_span = written_eq == std::string_view::npos
+                              ? span
+                              : Span{static_cast<uint32_t>(span.begin + written_eq + 1), span.end};
     } else if (contains(kOptionsWithValue, head) && slurm::literal_is(words[i], head) &&
                i + 1 < words.size()) {
       option.last_word = ++i;

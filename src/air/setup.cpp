@@ -718,6 +718,7 @@ std::string passed_label(std::string_view name) {
 
 struct DroppedOptionNote {
   std::string_view option;
+  std::string_view short_option;  // empty when it has none
   std::string_view effect;
   std::string_view hint;
 };
@@ -726,33 +727,29 @@ struct DroppedOptionNote {
 /// others are the container's own business (GPU access, isolation, scratch
 /// space, namespaces) or reported elsewhere (mounts: S2A5008).
 const DroppedOptionNote* dropped_option_note(std::string_view option) {
-  static constexpr std::array<DroppedOptionNote, 7> kNotes = {{
-      {"--pwd", "the container ran the command in this directory; now it runs in the script's",
+  static constexpr std::array<DroppedOptionNote, 5> kNotes = {{
+      {"--pwd", "", "the container ran the command in this directory; now it runs in the script's",
        "cd to the matching directory of the uploaded code (\"$CODE_SOURCE_PATH/...\") before "
        "the command"},
-      {"-H", "the container's home directory; ~ and $HOME now are AI Runtime's",
+      {"--home", "-H", "the container's home directory; ~ and $HOME now are AI Runtime's",
        "use paths under the code root or a Unity Catalog volume instead of ~"},
-      {"--home", "the container's home directory; ~ and $HOME now are AI Runtime's",
-       "use paths under the code root or a Unity Catalog volume instead of ~"},
-      {"-o", "this overlay added files to the image; they are not there now",
+      {"--overlay", "-o", "this overlay added files to the image; they are not there now",
        "put them in the custom image or copy them to a Unity Catalog volume"},
-      {"--overlay", "this overlay added files to the image; they are not there now",
-       "put them in the custom image or copy them to a Unity Catalog volume"},
-      {"--app", "the container ran this app's runscript, which is not known here",
+      {"--app", "", "the container ran this app's runscript, which is not known here",
        "put the program the app ran in front of the arguments"},
-      {"--env-file", "the container set the variables in this file; they are not set now",
+      {"--env-file", "", "the container set the variables in this file; they are not set now",
        "set them under env_variables, or run `set -a; . FILE; set +a` (with FILE under the code "
        "root) before the command"},
   }};
   for (const DroppedOptionNote& note : kNotes) {
-    if (note.option == option) return &note;
+    if (note.option == option || (!note.short_option.empty() && note.short_option == option)) {
+      return &note;
+    }
   }
   return nullptr;
 }
 
 }  // namespace
-
-// --- containers ---------------------------------------------------------------------
 
 void SetupMapper::unwrap_container(const Site& site) {
   const auto& words = site.command->words;
@@ -854,10 +851,13 @@ bool SetupMapper::add_env_option_items(const Site& site, const ContainerOption& 
              written.substr(1, written.size() - 2) == *option.value) {
     offset = 1;
   }
+  const auto holds_secret = [](const EnvItem& item) {
+    return holds_credential(item.name, item.value, item.value);
+  };
+  if (!offset && std::any_of(items.begin(), items.end(), holds_secret)) return false;
   for (const EnvItem& item : items) {
     std::string value = shell_word(item.value);
-    if (holds_credential(item.name, item.value, item.value)) {
-      if (!offset) return false;
+    if (holds_secret(item)) {
       const auto begin =
           static_cast<uint32_t>(option.value_span.begin + *offset + item.value_offset);
       const std::string secret =
