@@ -273,7 +273,11 @@ class CommandMapper final : public CommandEditor {
       }
       replace(view, span, commented, reason);
     } else {
-      replace(view, site.command->span, "true", reason);
+      // A comment would end the line for the statements beside it; a quoted
+      // `:` argument is inert (no expansion) and says what was here.
+      const std::string_view removed = shown.empty() ? source(view, site.command->span) : shown;
+      replace(view, site.command->span, ": " + single_quote("[slurm2air] " + std::string(removed)),
+              reason);
     }
   }
 

@@ -1,6 +1,9 @@
 // Setup lines, --export, containers and secrets through translate(): what
 // reaches environment, env_variables, secrets and the command.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include "air/map_workload.hpp"
 #include "support/run_process.hpp"
@@ -361,19 +364,20 @@ TEST(Containers, VariablesTheContainerReceivedStillReachTheCommand) {
   // singularity gave the command X for each exported SINGULARITYENV_X (or
   // APPTAINERENV_X), PATH extended by *_PREPEND_PATH/_APPEND_PATH, and each
   // --env item; one set only in a branch not taken must stay unset.
-  const Translation t = run(
-      "export SINGULARITYENV_FS_LICENSE=/opt/fs.txt\n"
-      "export APPTAINERENV_PREPEND_PATH=/opt/tools/bin\n"
-      "if false; then export SINGULARITYENV_CUDA_VISIBLE_DEVICES=0; fi\n"
-      "SINGULARITYENV_MODE=fast singularity exec --nv --env 'A=1,B=x y' img.sif "
-      "bash -c 'echo \"$FS_LICENSE|$MODE|$A|$B|${CUDA_VISIBLE_DEVICES-unset}|${PATH%%:*}\"'\n");
+  const Translation t =
+      run("export SINGULARITYENV_FS_LICENSE=/opt/fs.txt\n"
+          "export APPTAINERENV_PREPEND_PATH=/opt/tools/bin\n"
+          "if false; then export SINGULARITYENV_CUDA_VISIBLE_DEVICES=0; fi\n"
+          "SINGULARITYENV_MODE=fast singularity exec --nv --env 'A=1,B=x y' img.sif "
+          "bash -c 'echo \"$FS_LICENSE|$MODE|$A|$B|${CUDA_VISIBLE_DEVICES-unset}|${PATH%%:*}\"'\n");
   ASSERT_TRUE(t.workload);
   EXPECT_EQ(run_command(t), "/opt/fs.txt|fast|1|x y|unset|/opt/tools/bin\n") << t.workload->command;
   EXPECT_TRUE(command_has(t, "MODE=fast env ${SINGULARITYENV_FS_LICENSE+")) << t.workload->command;
-  EXPECT_NE(messages_of(t, Code::container_environment)
-                .find("MODE (from SINGULARITYENV_MODE), FS_LICENSE (from SINGULARITYENV_FS_LICENSE), "
-                      "PATH (prepended from APPTAINERENV_PREPEND_PATH)"),
-            std::string::npos)
+  EXPECT_NE(
+      messages_of(t, Code::container_environment)
+          .find("MODE (from SINGULARITYENV_MODE), FS_LICENSE (from SINGULARITYENV_FS_LICENSE), "
+                "PATH (prepended from APPTAINERENV_PREPEND_PATH)"),
+      std::string::npos)
       << messages_of(t, Code::container_environment);
 }
 
@@ -381,7 +385,8 @@ TEST(Containers, PrefixContainerVariablesAreRenamed) {
   const Translation t =
       run("SINGULARITYENV_jobDir=$jobDir SINGULARITYENV_APPEND_PATH=/x srun singularity exec "
           "img.sif python t.py\n");
-  EXPECT_TRUE(command_has(t, "jobDir=$jobDir PATH=\"$PATH\":/x python t.py")) << t.workload->command;
+  EXPECT_TRUE(command_has(t, "jobDir=$jobDir PATH=\"$PATH\":/x python t.py"))
+      << t.workload->command;
   EXPECT_FALSE(command_has(t, "env "));
 }
 
@@ -413,8 +418,8 @@ struct DroppedOption {
 class ContainerOptions : public ::testing::TestWithParam<DroppedOption> {};
 
 TEST_P(ContainerOptions, ThatChangedHowTheCommandRanAreReported) {
-  const Translation t = run(std::string("srun apptainer exec --nv ") + GetParam().options +
-                            " img.sif python t.py\n");
+  const Translation t =
+      run(std::string("srun apptainer exec --nv ") + GetParam().options + " img.sif python t.py\n");
   EXPECT_TRUE(command_has(t, "\npython t.py")) << t.workload->command;
   EXPECT_NE(messages_of(t, Code::container_option_dropped).find(GetParam().quoted),
             std::string::npos)
@@ -423,7 +428,8 @@ TEST_P(ContainerOptions, ThatChangedHowTheCommandRanAreReported) {
 
 INSTANTIATE_TEST_SUITE_P(
     Options, ContainerOptions,
-    ::testing::Values(DroppedOption{"--pwd /workspace/llm", "`--pwd /workspace/llm`: the container ran"},
+    ::testing::Values(DroppedOption{"--pwd /workspace/llm",
+                                    "`--pwd /workspace/llm`: the container ran"},
                       DroppedOption{"-H /home/u", "`-H /home/u`: the container's home"},
                       DroppedOption{"--home=/home/u", "`--home=/home/u`: the container's home"},
                       DroppedOption{"--overlay ov.img", "`--overlay ov.img`: this overlay"},
@@ -436,6 +442,20 @@ TEST(Containers, ComputedOptionIsNotTakenForTheImage) {
   // `--env=$X` is an option, not the image: the command after the image stays.
   const Translation t = run("singularity exec --env=$X img.sif python t.py\n");
   EXPECT_TRUE(command_has(t, "\npython t.py")) << t.workload->command;
+}
+
+TEST(RemovedStatements, ThatShareTheirLineSayWhatWasThereWithoutRunningIt) {
+  const Translation t = run("module purge; module load cuda/12 && python t.py\n");
+  EXPECT_TRUE(command_has(
+      t, "\n: '[slurm2air] module purge'; : '[slurm2air] module load cuda/12' && python t.py\n"))
+      << t.workload->command;
+  // Quotes and substitutions in the removed text stay inert.
+  const std::string marker = ::testing::TempDir() + "removed-statement-ran";
+  std::remove(marker.c_str());
+  const Translation quoted =
+      run("module load 'it'\\''s/1' \"$(touch " + marker + ")\"; echo done\n");
+  EXPECT_EQ(run_command(quoted), "done\n") << quoted.workload->command;
+  EXPECT_NE(access(marker.c_str(), F_OK), 0) << "the removed statement's substitution ran";
 }
 
 }  // namespace
