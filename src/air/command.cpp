@@ -773,10 +773,61 @@ class CommandMapper final : public CommandEditor {
       dropped += written.starts_with('-') ? std::string(written)
                                           : option.text() + " (from " + std::string(written) + ")";
     }
+    report_step_gpu_subset(site);
     if (dropped.empty()) return;
     report(Code::srun_options_dropped, site.view, site.command->span,
            "srun options with no AI Runtime equivalent are dropped: " + dropped,
            "check that the program does not depend on them");
+  }
+
+  /// `srun --gres=gpu:2` in a job with 8 GPUs a node: the step saw 2 of
+  /// them, the command now sees every GPU of the node. (A job that itself
+  /// asked for fewer GPUs than the node shape is S2A3004's.)
+  void report_step_gpu_subset(const Site& site) {
+    if (starts_tasks_per_gpu(site)) return;  // each task gets its GPU from torchrun
+    uint64_t job_gpus = compute_.gpus_per_node;
+    if (job_.gpus && job_.gpus->scope == slurm::GpuScope::per_node && job_.gpus->count > 0) {
+      job_gpus = std::min(job_gpus, job_.gpus->count);
+    }
+    for (const auto& option : site.srun->options) {
+      if (!option.value) continue;
+      const std::optional<uint64_t> step_gpus = step_gpus_per_node(option);
+      if (!step_gpus || *step_gpus == 0 || *step_gpus >= job_gpus) continue;
+      report(Code::srun_options_dropped, site.view, site.command->span,
+             "srun " + std::string(source(site.view, option.span)) + ": the step saw " +
+                 std::to_string(*step_gpus) + " of the node's GPUs; the command now sees all " +
+                 std::to_string(compute_.gpus_per_node),
+             "if the program uses every GPU it sees, give it its share with CUDA_VISIBLE_DEVICES "
+             "(e.g. CUDA_VISIBLE_DEVICES=" +
+                 first_devices(*step_gpus) + ")");
+      return;
+    }
+  }
+
+  static std::optional<uint64_t> step_gpus_per_node(const directives::Option& option) {
+    uint64_t count = 0;
+    if (option.name() == "gres") {
+      const auto entries = values::parse_gres(*option.value);
+      if (!entries.value) return std::nullopt;
+      for (const auto& entry : *entries.value) {
+        if (entry.name == "gpu") count += entry.count;
+      }
+      return count;
+    }
+    if (option.name() == "gpus-per-node") {
+      const auto counts = values::parse_gpu_counts(*option.value);
+      if (!counts.value) return std::nullopt;
+      for (const auto& entry : *counts.value) count += entry.count;
+      return count;
+    }
+    return std::nullopt;
+  }
+
+  /// "0,1" for 2.
+  static std::string first_devices(uint64_t count) {
+    std::string out;
+    for (uint64_t i = 0; i < count && i < 64; ++i) out += (i ? "," : "") + std::to_string(i);
+    return out;
   }
 
   void report_mpi_plugin(const Site& site) {

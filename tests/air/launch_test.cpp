@@ -343,6 +343,21 @@ TEST(LaunchDiagnostics, OneNodeStepsSideBySideInTheBackgroundAreReportedOnce) {
                         Code::steps_side_by_side));
 }
 
+TEST(LaunchDiagnostics, StepOnASubsetOfTheNodesGpusIsReported) {
+  const Translation t = run(script(k2x8, "srun -N1 -n1 --gres=gpu:2 python eval.py\n"));
+  EXPECT_EQ(message_of(t, Code::srun_options_dropped),
+            "srun --gres=gpu:2: the step saw 2 of the node's GPUs; the command now sees all 8");
+  // The whole node, or a job that itself asked for fewer GPUs (S2A3004's),
+  // or one task per GPU (torchrun gives each its GPU): nothing to add.
+  EXPECT_FALSE(has_code(run(script(k2x8, "srun --gpus-per-node=8 python t.py\n")),
+                        Code::srun_options_dropped));
+  EXPECT_FALSE(
+      has_code(run(script("#SBATCH --nodes=2 --gres=gpu:2\n", "srun --gres=gpu:2 python t.py\n")),
+               Code::srun_options_dropped));
+  EXPECT_FALSE(has_code(run(script(k2x8Tasks, "srun --gpus-per-node=8 python t.py\n")),
+                        Code::srun_options_dropped));
+}
+
 TEST(LaunchCommand, CallOfAScriptFunctionIsNotReportedButItsCommandsAre) {
   const Translation t =
       run(script(k2x8, "prep() {\n  python prep.py\n  srun python t.py\n}\nprep\n"));
