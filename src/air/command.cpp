@@ -544,6 +544,7 @@ class CommandMapper final : public CommandEditor {
   void unwrap_srun(const Site& site) {
     const auto& words = site.command->words;
     const uint64_t step_tasks_per_node = srun_tasks_per_node(site);
+    report_step_gpu_subset(site);
     report_dropped_srun_options(site);
     if (site.srun_operand >= words.size()) {
       report(Code::slurm_command_in_body, site.view, site.command->span,
@@ -773,7 +774,6 @@ class CommandMapper final : public CommandEditor {
       dropped += written.starts_with('-') ? std::string(written)
                                           : option.text() + " (from " + std::string(written) + ")";
     }
-    report_step_gpu_subset(site);
     if (dropped.empty()) return;
     report(Code::srun_options_dropped, site.view, site.command->span,
            "srun options with no AI Runtime equivalent are dropped: " + dropped,
