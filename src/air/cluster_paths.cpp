@@ -46,12 +46,15 @@ std::optional<std::string_view> home_as_tilde(const ast::WordPart& part, std::st
   return std::nullopt;
 }
 
+/// `..` or `../x`: a relative path that climbs out of the current directory.
+bool is_parent_relative(std::string_view path) { return path == ".." || path.starts_with("../"); }
+
 /// The path a word's text starts with, or names after `=` (`--data=/x`,
 /// `DATA=/x`): up to the first `:` or `,` (lists such as PATH). A path with
 /// blanks is a message, not a path.
 std::optional<std::string_view> path_in(std::string_view text) {
   const auto starts_path = [](std::string_view t) {
-    return t.starts_with('/') || t.starts_with('~');
+    return t.starts_with('/') || t.starts_with('~') || is_parent_relative(t);
   };
   if (!starts_path(text)) {
     const size_t eq = text.find('=');
@@ -71,12 +74,25 @@ bool is_under(std::string_view path, std::string_view directory) {
          (path.size() == directory.size() || path[directory.size()] == '/');
 }
 
-/// Before any folding, on the word as written: a path needs a `/`, a `~` or
-/// $HOME. Most words of a script have none.
+/// Before any folding, on the word as written: a path needs a `/`, a `~`,
+/// $HOME or `..`. Most words of a script have none.
 bool may_name_path(std::string_view written) {
   return written.find('/') != std::string_view::npos ||
          written.find('~') != std::string_view::npos ||
-         written.find("HOME") != std::string_view::npos;
+         written.find("HOME") != std::string_view::npos ||
+         written.find("..") != std::string_view::npos;
+}
+
+/// `cd` to where the command starts anyway: Slurm's submit directory is the
+/// code root on AI Runtime ($SLURM_SUBMIT_DIR becomes $CODE_SOURCE_PATH).
+bool stays_in_code_root(std::string_view target) {
+  std::string unquoted;
+  for (char c : target) {
+    if (c != '"' && c != '\'' && c != '{' && c != '}') unquoted.push_back(c);
+  }
+  return contains({"."sv, "./"sv, "$PWD"sv, "$SLURM_SUBMIT_DIR"sv, "$SLURM_SUBMIT_DIR/"sv,
+                   "$CODE_SOURCE_PATH"sv, "$CODE_SOURCE_PATH/"sv},
+                  std::string_view(unquoted));
 }
 
 class Finder {
@@ -124,6 +140,18 @@ class Finder {
     }
   }
 
+  /// After a `cd` elsewhere, `..` may be inside the code again: from there on
+  /// relative paths are not judged (walk order, so a cd in a function or a
+  /// subshell counts too: fewer reports rather than wrong ones).
+  void note_directory_change(const slurm::Site& site) {
+    const ast::Command& command = *site.command;
+    if (site.program != "cd" && site.program != "pushd" && site.program != "popd") return;
+    const bool home = command.words.size() < 2;  // `cd` alone goes home
+    if (home || !stays_in_code_root(text_of(site.view, command.words[1].span))) {
+      left_code_root_ = true;
+    }
+  }
+
  private:
   /// `python -m pip ...` (also under srun).
   static bool runs_pip(const ast::Command& command, size_t first) {
@@ -151,7 +179,9 @@ class Finder {
     const std::optional<std::string_view> path =
         path_in(slurm::literal_prefix(word, storage_, home_as_tilde));
     if (!path) return;
-    std::optional<std::string> root = cluster_storage_root(*path);
+    std::optional<std::string> root = is_parent_relative(*path) && !left_code_root_
+                                          ? std::optional<std::string>("..")
+                                          : cluster_storage_root(*path);
     if (!root) return;
     out_.push_back({site.view, word.span, site.program, written, std::string(*path),
                     std::move(*root), use, assignment});
@@ -164,6 +194,7 @@ class Finder {
   const slurm::Body& body_;
   std::string storage_;
   std::vector<ClusterPath>& out_;
+  bool left_code_root_ = false;
 };
 
 }  // namespace
@@ -188,7 +219,10 @@ std::vector<ClusterPath> find_cluster_paths(const slurm::Body& body,
                                             const std::vector<std::string>& mount_targets) {
   std::vector<ClusterPath> out;
   Finder finder(body, out);
-  for (const slurm::Site& site : body.sites) finder.visit(site);
+  for (const slurm::Site& site : body.sites) {
+    finder.visit(site);
+    finder.note_directory_change(site);
+  }
   std::erase_if(out, [&](const ClusterPath& p) {
     return std::any_of(mount_targets.begin(), mount_targets.end(),
                        [&](const std::string& target) { return is_under(p.path, target); });
@@ -196,12 +230,54 @@ std::vector<ClusterPath> find_cluster_paths(const slurm::Body& body,
   return out;
 }
 
+namespace {
+
+/// Where a root is and why the node does not have it, for the messages.
+struct Whereabouts {
+  std::string where;  // "on the cluster's storage (/scratch)"
+  std::string why;    // ", which AI Runtime nodes do not mount"
+  Code code = Code::cluster_path;
+};
+
+Whereabouts whereabouts(const std::string& root) {
+  if (root == "..") {
+    return {"above the code root",
+            " (only code_source.root_path is uploaded, to $CODE_SOURCE_PATH)",
+            Code::path_above_code_root};
+  }
+  const std::string where = root.starts_with('~') ? "in the cluster home directory (" + root + ")"
+                                                  : "on the cluster's storage (" + root + ")";
+  return {where, ", which AI Runtime nodes do not mount", Code::cluster_path};
+}
+
+const std::string kVolumes = "a Unity Catalog volume (/Volumes/<catalog>/<schema>/<volume>/...)";
+
+/// Above the code root, the fix is a wider upload rather than a volume.
+std::string hint_for(const ClusterPath& p) {
+  if (p.root == "..") {
+    return "point code_source.root_path (code_root in the site profile) at a directory that "
+           "contains this path too, and cd from $CODE_SOURCE_PATH to where the command expects "
+           "to start; or move the files under the code root. Data belongs in " +
+           kVolumes;
+  }
+  switch (p.use) {
+    case PathUse::change_directory:
+      return "if this is the code directory, remove the cd and point code_source.root_path at "
+             "it; for data, use " +
+             kVolumes;
+    case PathUse::source_file:
+      return "put the file under code_source.root_path and source it from "
+             "\"$CODE_SOURCE_PATH/...\", or do what it sets up in the command";
+    case PathUse::argument:
+      break;
+  }
+  return "keep inputs and outputs in " + kVolumes +
+         ", and code under code_source.root_path ($CODE_SOURCE_PATH)";
+}
+
+}  // namespace
+
 std::vector<ClusterPathReport> describe_cluster_paths(const std::vector<ClusterPath>& paths) {
-  const auto storage = [](const std::string& root) {
-    return root.starts_with('~') ? "in the cluster home directory (" + root + ")"
-                                 : "on the cluster's storage (" + root + ")";
-  };
-  const std::string volumes = "a Unity Catalog volume (/Volumes/<catalog>/<schema>/<volume>/...)";
   // Other uses are reported once per root, at the first, with their count.
   std::vector<std::pair<std::string_view, size_t>> uses;
   for (const ClusterPath& p : paths) {
@@ -216,39 +292,36 @@ std::vector<ClusterPathReport> describe_cluster_paths(const std::vector<ClusterP
   }
   std::vector<ClusterPathReport> out;
   for (const ClusterPath& p : paths) {
+    const Whereabouts at = whereabouts(p.root);
+    const std::string command = "`" + std::string(p.program) + " " + std::string(p.written) + "`";
     switch (p.use) {
       case PathUse::change_directory:
         out.push_back({p.view, p.span,
-                       "`" + std::string(p.program) + " " + std::string(p.written) +
-                           "`: the directory is " + storage(p.root) +
-                           ", which AI Runtime nodes do not mount; the command starts in "
-                           "$CODE_SOURCE_PATH, the uploaded code_source.root_path",
-                       "if this is the code directory, remove the cd and point "
-                       "code_source.root_path at it; for data, use " +
-                           volumes});
+                       command + ": the directory is " + at.where + at.why +
+                           (p.root == ".." ? ""
+                                           : "; the command starts in $CODE_SOURCE_PATH, the "
+                                             "uploaded code_source.root_path"),
+                       hint_for(p), at.code});
         break;
       case PathUse::source_file:
-        out.push_back({p.view, p.span,
-                       "`" + std::string(p.program) + " " + std::string(p.written) +
-                           "`: the file is " + storage(p.root) +
-                           ", which AI Runtime nodes do not mount",
-                       "put the file under code_source.root_path and source it from "
-                       "\"$CODE_SOURCE_PATH/...\", or do what it sets up in the command"});
+        out.push_back(
+            {p.view, p.span, command + ": the file is " + at.where + at.why, hint_for(p), at.code});
         break;
       case PathUse::argument: {
         auto it = std::find_if(uses.begin(), uses.end(),
                                [&](const auto& u) { return u.first == p.root; });
         if (it->second == 0) break;  // reported at its first use
         const size_t count = std::exchange(it->second, 0);
-        out.push_back({p.view, p.span,
-                       "`" + std::string(p.written) + "` names a path " + storage(p.root) +
-                           ", which AI Runtime nodes do not mount: reads find nothing there and "
-                           "what is written there is lost when the run ends" +
-                           (count > 1 ? " (" + p.root + " is used " + std::to_string(count - 1) +
-                                            " more time(s) in the script)"
-                                      : ""),
-                       "keep inputs and outputs in " + volumes +
-                           ", and code under code_source.root_path ($CODE_SOURCE_PATH)"});
+        out.push_back(
+            {p.view, p.span,
+             "`" + std::string(p.written) + "` names a path " + at.where + at.why +
+                 ": reads find nothing there and what is written there is lost when "
+                 "the run ends" +
+                 (count > 1
+                      ? " (" + (p.root == ".." ? "paths above it are" : p.root + " is") + " used " +
+                            std::to_string(count - 1) + " more time(s) in the script)"
+                      : ""),
+             hint_for(p), at.code});
         break;
       }
     }

@@ -5,6 +5,11 @@
 // elsewhere is lost when the run ends. A script that changes into such a
 // directory, sources a file from it, or reads and writes there keeps its
 // text, so the translator reports each one instead (S2A5010).
+//
+// A relative path that climbs out of the code root (`python ../train.py`,
+// `--data ../data`) is lost the same way: only code_source.root_path is
+// uploaded, and the command starts in it (S2A5013). Judged only until the
+// script changes directory: after `cd sub`, `..` may be inside again.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "diag/diagnostic.hpp"
 #include "slurm/body.hpp"
 
 namespace s2a::air {
@@ -30,7 +36,7 @@ struct ClusterPath {
   std::string_view program;  // the command's program ("cd", "pushd", "python", ...)
   std::string_view written;  // the word as written (a view of the body's text)
   std::string path;  // as the shell would see its literal start: "/scratch/u/data", "~/code"
-  std::string root;  // what the report groups by: "/scratch", "~"
+  std::string root;  // what the report groups by: "/scratch", "~"; ".." above the code root
   PathUse use = PathUse::argument;
   bool assignment = false;  // a variable's value: it stays in effect when the
                             // statement moves (export X=... -> env_variables)
@@ -53,12 +59,13 @@ struct ClusterPath {
 [[nodiscard]] std::vector<ClusterPath> find_cluster_paths(
     const slurm::Body& body, const std::vector<std::string>& mount_targets = {});
 
-/// One S2A5010 report.
+/// One S2A5010 report (S2A5013 for a path above the code root).
 struct ClusterPathReport {
   uint32_t view = 0;
   Span span;
   std::string message;
   std::string hint;
+  Code code = Code::cluster_path;
 };
 
 /// The reports for `paths`: each cd and source on its own (they change what

@@ -297,7 +297,7 @@ class CommandMapper final : public CommandEditor {
     std::erase_if(
         paths, [&](const ClusterPath& p) { return !p.assignment && is_replaced(p.view, p.span); });
     for (ClusterPathReport& r : describe_cluster_paths(paths)) {
-      report(Code::cluster_path, r.view, r.span, std::move(r.message), std::move(r.hint));
+      report(r.code, r.view, r.span, std::move(r.message), std::move(r.hint));
     }
   }
 

@@ -1,7 +1,8 @@
 // Paths on the cluster's own storage (S2A5010): found in every place a script
 // names one, grouped so a script with many uses gets one report per storage
 // root, and never raised for the node's own directories, AI Runtime's mounts,
-// messages, patterns or container-internal paths.
+// messages, patterns or container-internal paths. Relative paths that climb
+// out of the uploaded code root (S2A5013) are found the same way.
 #include "air/cluster_paths.hpp"
 
 #include <gtest/gtest.h>
@@ -18,11 +19,11 @@ struct Found {
   std::string message;
 };
 
-std::vector<Found> cluster_paths(const std::string& body) {
+std::vector<Found> cluster_paths(const std::string& body, Code code = Code::cluster_path) {
   const Translation t = translate("job.sh", kHeader + body);
   std::vector<Found> out;
   for (const Diagnostic& d : t.diagnostics) {
-    if (d.code != Code::cluster_path) continue;
+    if (d.code != code) continue;
     const LineCol at = t.file->line_col(d.span.begin);
     out.push_back({std::to_string(at.line) + ":" + std::to_string(at.col), d.message});
   }
@@ -108,6 +109,51 @@ TEST(ClusterPaths, NotReportedForNodePathsMessagesPatternsAndContainers) {
                     "APPTAINERENV_HOME=/home/u apptainer exec img.sif python t.py\n"
                     "cat <<EOF > config.txt\n/scratch/alice\nEOF\n")
           .empty());
+}
+
+std::vector<Found> paths_above_code_root(const std::string& body) {
+  return cluster_paths(body, Code::path_above_code_root);
+}
+
+TEST(PathsAboveCodeRoot, CdSourceAndOtherUsesAreReportedLikeClusterStorage) {
+  const std::vector<Found> found = paths_above_code_root(
+      "python ../train.py --data=../data\n"
+      "source ../env.sh\n"
+      "cp ../configs/a.yaml out/ > ../log.txt\n"
+      "cd ..\n");
+  ASSERT_EQ(found.size(), 3U);
+  EXPECT_EQ(found[0].where, "3:8");
+  EXPECT_NE(found[0].message.find("`../train.py` names a path above the code root"),
+            std::string::npos)
+      << found[0].message;
+  EXPECT_NE(found[0].message.find("paths above it are used 3 more time(s)"), std::string::npos)
+      << found[0].message;
+  EXPECT_EQ(found[1].where, "4:8");
+  EXPECT_NE(found[1].message.find("`source ../env.sh`: the file is above the code root"),
+            std::string::npos)
+      << found[1].message;
+  EXPECT_EQ(found[2].where, "6:4");
+  EXPECT_NE(found[2].message.find("`cd ..`: the directory is above the code root"),
+            std::string::npos)
+      << found[2].message;
+}
+
+TEST(PathsAboveCodeRoot, NotJudgedOnceTheScriptChangesDirectory) {
+  // After `cd sub`, `..` is the code root again; a cd to the submit
+  // directory ($CODE_SOURCE_PATH on AI Runtime) changes nothing.
+  EXPECT_EQ(paths_above_code_root("cd \"${SLURM_SUBMIT_DIR}\"\npython ../a.py\n").size(), 1U);
+  EXPECT_TRUE(paths_above_code_root("cd src\npython ../train.py --data ../data\n").empty());
+  EXPECT_TRUE(paths_above_code_root("pushd build\n../configure\n").empty());
+  EXPECT_TRUE(paths_above_code_root("cd\npython ../a.py\n").empty());  // home: reported as such
+}
+
+TEST(PathsAboveCodeRoot, NotForMessagesPatternsRangesOrPathsInsideTheRoot) {
+  EXPECT_TRUE(paths_above_code_root("echo ../x\n"
+                                    "sed -i 's/../x/' f.txt\n"
+                                    "for i in {1..10}; do python t.py $i; done\n"
+                                    "python ./a/../b.py --data data/../x\n"
+                                    "ls ...\n")
+                  .empty());
 }
 
 TEST(ClusterPaths, PathsUnderARenamingMountAreTheMountsNotTheClusters) {
