@@ -63,14 +63,16 @@ bool is_idempotent(std::string_view program) {
 
 /// Removes the indentation shared by all non-blank lines and the blank lines
 /// around the text: a `bash -c '...'` script is usually indented inside quotes.
-/// It runs on the whole command: one pass measures, one copies; no line list.
+/// It runs on the whole command: one pass finds the lines, one copies them.
 std::string dedent(std::string_view text) {
   struct Line {
     std::string_view text;
-    size_t indent = 0;  // leading blanks
-    bool blank = true;  // only blanks and carriage returns
+    bool blank = false;  // only blanks and carriage returns
+    size_t indent = 0;   // leading blanks
   };
-  auto line_at = [&](size_t start) {
+  std::vector<Line> lines;
+  size_t indent = std::string_view::npos;  // shared by the non-blank lines
+  for (size_t start = 0; start <= text.size();) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     Line line{text.substr(start, end - start)};
@@ -79,28 +81,19 @@ std::string dedent(std::string_view text) {
       ++line.indent;
     }
     line.blank = line.text.find_first_not_of(" \t\r", line.indent) == std::string_view::npos;
-    return line;
-  };
-  size_t indent = std::string_view::npos;  // shared by the non-blank lines
-  size_t first = std::string_view::npos;   // offset of the first non-blank line
-  size_t last_end = 0;                     // end of the last non-blank line
-  for (size_t start = 0; start <= text.size();) {
-    const Line line = line_at(start);
-    if (!line.blank) {
-      indent = std::min(indent, line.indent);
-      if (first == std::string_view::npos) first = start;
-      last_end = start + line.text.size();
-    }
-    start += line.text.size() + 1;
+    if (!line.blank) indent = std::min(indent, line.indent);
+    lines.push_back(line);
+    start = end + 1;
   }
+  size_t first = 0;
+  size_t last = lines.size();
+  while (first < last && lines[first].blank) ++first;
+  while (last > first && lines[last - 1].blank) --last;
   std::string out;
-  if (first == std::string_view::npos) return out;
-  out.reserve(last_end - first + 1);
-  for (size_t start = first; start < last_end;) {
-    const Line line = line_at(start);
-    if (!line.blank) out.append(line.text.substr(std::min(indent, line.text.size())));
+  out.reserve(text.size() + 1);
+  for (size_t i = first; i < last; ++i) {
+    if (!lines[i].blank) out.append(lines[i].text.substr(std::min(indent, lines[i].text.size())));
     out.push_back('\n');
-    start += line.text.size() + 1;
   }
   return out;
 }
