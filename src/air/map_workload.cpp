@@ -298,15 +298,65 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
   }
 }
 
+/// Where a mount source is the submit directory (`.`, `$PWD`, `$(pwd)`,
+/// `$SLURM_SUBMIT_DIR`) or a directory under it, the uploaded code on AI
+/// Runtime: "$CODE_SOURCE_PATH" or "$CODE_SOURCE_PATH/sub".
+std::optional<std::string> code_root_directory(std::string_view source) {
+  while (source.size() > 1 && source.back() == '/') source.remove_suffix(1);
+  for (std::string_view root :
+       {"$SLURM_SUBMIT_DIR", "${SLURM_SUBMIT_DIR}", "$PWD", "${PWD}", "$(pwd)", "`pwd`", "."}) {
+    if (source == root) return "$CODE_SOURCE_PATH";
+    if (source.starts_with(root) && source[root.size()] == '/') {
+      std::string_view sub = source.substr(root.size() + 1);
+      if (sub.empty() || sub.starts_with('.') || sub.find('$') != std::string_view::npos) break;
+      return "$CODE_SOURCE_PATH/" + std::string(sub);
+    }
+  }
+  return std::nullopt;
+}
+
+/// SRC:DST[:FLAGS] -> (SRC, DST); DST is empty for a bare SRC.
+std::pair<std::string_view, std::string_view> mount_parts(std::string_view mount) {
+  const size_t colon = mount.find(':');
+  if (colon == std::string_view::npos) return {mount, {}};
+  const std::string_view rest = mount.substr(colon + 1);
+  return {mount.substr(0, colon), rest.substr(0, rest.find(':'))};
+}
+
+/// A mount of the job's directory is the uploaded code under another name:
+/// the fix is a path rewrite, not a volume.
+void report_code_root_mount(const ContainerUse& use, std::string_view source,
+                            std::string_view target, const std::string& directory,
+                            Diagnostics& diagnostics) {
+  const std::string shown(target);
+  const std::string what = directory == "$CODE_SOURCE_PATH"
+                               ? "the job's directory (" + std::string(source) + ")"
+                               : std::string(source) + " of the job's directory";
+  diagnostics.push_back({Code::container_mounts, use.mounts_from,
+                         "the container showed " + what + " at " + shown +
+                             "; on AI Runtime that is the uploaded code, " + directory + ", not " +
+                             shown,
+                         "write paths under " + shown + " as \"" + directory +
+                             "\"/... in the command (" + shown + "/x -> \"" + directory + "\"/x)"});
+}
+
 void report_mounts(const ContainerUse& use, Diagnostics& diagnostics) {
   if (use.mounts.empty()) return;
   std::vector<std::string> sources;  // each once: SRC may be mounted at two places
   for (const std::string& mount : use.mounts) {
-    std::string source = mount.substr(0, mount.find(':'));
+    const auto [source, target] = mount_parts(mount);
+    if (const auto directory = code_root_directory(source)) {
+      const bool renamed = target.starts_with('/');
+      if (renamed) report_code_root_mount(use, source, target, *directory, diagnostics);
+      // At its own path (`-B $PWD`, `$PWD:$PWD`) it is simply the job's
+      // directory, where AI Runtime's command starts too.
+      if (renamed || target.empty() || target == source) continue;
+    }
     if (std::find(sources.begin(), sources.end(), source) == sources.end()) {
-      sources.push_back(std::move(source));
+      sources.emplace_back(source);
     }
   }
+  if (sources.empty()) return;
   std::string list;
   for (const std::string& s : sources) list += (list.empty() ? "" : ", ") + s;
   diagnostics.push_back(

@@ -323,6 +323,33 @@ TEST(Containers, ComputedImagesAndMountsAreQuotedAsWritten) {
       << messages;
 }
 
+TEST(Containers, AMountOfTheJobsDirectoryIsTheUploadedCodeUnderAnotherName) {
+  // $PWD is the code root on AI Runtime ($CODE_SOURCE_PATH): the fix is a path
+  // rewrite, not a volume; mounted at its own path it needs nothing at all.
+  const Translation t =
+      run("srun singularity exec --nv -B $PWD:/workspace/bert,./data/:/data,/scratch/u:/out "
+          "img.sif python /workspace/bert/run.py --data /data\n"
+          "apptainer exec --bind \"$PWD:$PWD\",. img.sif python eval.py\n");
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::container_mounts) messages.push_back(d.message + " | " + d.hint);
+  }
+  ASSERT_EQ(messages.size(), 3U);
+  EXPECT_NE(messages[0].find("showed the job's directory ($PWD) at /workspace/bert; on AI Runtime "
+                             "that is the uploaded code, $CODE_SOURCE_PATH, not /workspace/bert"),
+            std::string::npos)
+      << messages[0];
+  EXPECT_NE(messages[0].find("/workspace/bert/x -> \"$CODE_SOURCE_PATH\"/x"), std::string::npos)
+      << messages[0];
+  EXPECT_NE(messages[1].find("./data/ of the job's directory at /data; on AI Runtime that is the "
+                             "uploaded code, $CODE_SOURCE_PATH/data, not /data"),
+            std::string::npos)
+      << messages[1];
+  EXPECT_NE(messages[2].find("container mounts do not exist on AI Runtime: /scratch/u will not"),
+            std::string::npos)
+      << messages[2];
+}
+
 TEST(Containers, MountsOfEveryContainerCommandAreReported) {
   const Translation t =
       run("singularity exec -B /scratch/prep:/in img.sif python prep.py\n"
