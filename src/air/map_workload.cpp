@@ -4,6 +4,7 @@
 
 #include "air/compute.hpp"
 #include "air/container_call.hpp"
+#include "air/inherited_variables.hpp"
 #include "air/keyword_list.hpp"
 #include "air/script_arguments.hpp"
 #include "air/variables.hpp"
@@ -609,6 +610,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   CommandMapping command =
       map_command(file, body, job, workload.compute, workload.experiment_name, diagnostics, setup);
   report_script_arguments(body, diagnostics);
+  report_inherited_variables(body, job, diagnostics);
   for (std::string& d : command.dependencies) {
     if (std::find(workload.environment.dependencies.begin(),
                   workload.environment.dependencies.end(),

@@ -1,0 +1,304 @@
+#include "air/inherited_variables.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "air/keyword_list.hpp"
+#include "air/setup.hpp"
+#include "air/variables.hpp"
+
+namespace s2a::air {
+namespace {
+
+using namespace std::string_view_literals;
+
+/// Set by bash itself, the login environment every node has, or the node's
+/// GPU runtime; path lists a script extends (`PATH=$X:$PATH`) and whose
+/// inherited part is not what the job needs.
+constexpr std::array kProvided = {"HOME"sv,
+                                  "USER"sv,
+                                  "LOGNAME"sv,
+                                  "PATH"sv,
+                                  "PWD"sv,
+                                  "OLDPWD"sv,
+                                  "SHELL"sv,
+                                  "HOSTNAME"sv,
+                                  "HOSTTYPE"sv,
+                                  "OSTYPE"sv,
+                                  "MACHTYPE"sv,
+                                  "UID"sv,
+                                  "EUID"sv,
+                                  "PPID"sv,
+                                  "RANDOM"sv,
+                                  "SRANDOM"sv,
+                                  "SECONDS"sv,
+                                  "LINENO"sv,
+                                  "BASH"sv,
+                                  "BASHPID"sv,
+                                  "BASHOPTS"sv,
+                                  "IFS"sv,
+                                  "PS1"sv,
+                                  "PS2"sv,
+                                  "PS3"sv,
+                                  "PS4"sv,
+                                  "SHLVL"sv,
+                                  "TERM"sv,
+                                  "LANG"sv,
+                                  "LANGUAGE"sv,
+                                  "TMPDIR"sv,
+                                  "OPTARG"sv,
+                                  "OPTIND"sv,
+                                  "OPTERR"sv,
+                                  "REPLY"sv,
+                                  "FUNCNAME"sv,
+                                  "PIPESTATUS"sv,
+                                  "GROUPS"sv,
+                                  "DIRSTACK"sv,
+                                  "EPOCHSECONDS"sv,
+                                  "EPOCHREALTIME"sv,
+                                  "HISTFILE"sv,
+                                  "COLUMNS"sv,
+                                  "LINES"sv,
+                                  "MAIL"sv,
+                                  "TZ"sv,
+                                  "HYPERPARAMETERS_PATH"sv,
+                                  "MLFLOW_RUN_ID"sv,
+                                  "LD_LIBRARY_PATH"sv,
+                                  "PYTHONPATH"sv,
+                                  "LIBRARY_PATH"sv,
+                                  "CPATH"sv,
+                                  "C_INCLUDE_PATH"sv,
+                                  "CPLUS_INCLUDE_PATH"sv,
+                                  "MANPATH"sv,
+                                  "PKG_CONFIG_PATH"sv,
+                                  "CMAKE_PREFIX_PATH"sv,
+                                  "LD_PRELOAD"sv,
+                                  "CUDA_VISIBLE_DEVICES"sv,
+                                  "ROCR_VISIBLE_DEVICES"sv,
+                                  "GPU_DEVICE_ORDINAL"sv};
+
+/// Slurm's own variables (reported by the rules for $SLURM_*), PBS's, MPI's
+/// and bash's arrays of the same family.
+constexpr std::array kProvidedPrefixes = {"SLURM_"sv, "SLURMD_"sv, "SBATCH_"sv, "PBS_"sv, "PMI_"sv,
+                                          "PMIX_"sv,  "OMPI_"sv,   "BASH_"sv,   "LC_"sv};
+
+bool is_name(std::string_view text) {
+  if (text.empty() || (text[0] >= '0' && text[0] <= '9')) return false;
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+bool is_provided(std::string_view name) {
+  return !is_name(name) || contains(kProvided, name) || is_runtime_variable(name) ||
+         std::any_of(kProvidedPrefixes.begin(), kProvidedPrefixes.end(),
+                     [&](std::string_view prefix) { return name.starts_with(prefix); });
+}
+
+/// `${X:-8}`, `${X-}`, `${X:=8}`, `${X:+y}`, `${X:?msg}`, `${#X}`: the script
+/// says what happens when X is unset.
+bool has_own_default(const ast::WordPart& part) {
+  const std::string_view op = part.op;
+  if (op == "#") return true;  // ${#X}, a length; ${X#prefix} needs X
+  const std::string_view rest = op.starts_with(':') ? op.substr(1) : op;
+  return !rest.empty() && std::string_view("-=+?").find(rest[0]) != std::string_view::npos;
+}
+
+/// Every name the script gives a value to, anywhere: it may run before a use
+/// that comes earlier in the text (a loop), so position is not judged.
+class AssignedNames {
+ public:
+  /// `opt[0]=x` sets opt.
+  void add(std::string_view name) { names_.insert(std::string(name.substr(0, name.find('[')))); }
+  [[nodiscard]] bool has(std::string_view name) const {
+    return names_.count(std::string(name)) != 0;
+  }
+
+  void add_from_site(const slurm::Site& site) {
+    const ast::Command& command = *site.command;
+    for (const ast::Assignment& a : command.assignments) add(a.name);
+    const auto& words = command.words;
+    if (words.empty()) return;
+    const std::string& program = site.program;
+    const bool declaration = slurm::is_declaration_builtin(program);
+    // read NAME..., mapfile NAME, getopts SPEC NAME, printf -v NAME, let X=1:
+    // every name-like word counts (an option's argument rarely is one).
+    const bool names_words = program == "read" || program == "mapfile" || program == "readarray" ||
+                             program == "getopts" || program == "printf" || program == "let" ||
+                             program == "unset";
+    if (!declaration && !names_words) return;
+    for (size_t i = 1; i < words.size(); ++i) {
+      std::string storage;
+      const std::string_view head = slurm::literal_prefix(words[i], storage);
+      const std::string_view name = head.substr(0, head.find_first_of("=+[-*/%<>!&|^ "));
+      if (is_name(name)) add(name);
+    }
+  }
+
+  /// for/select variables and arithmetic assignments, which are not simple
+  /// commands.
+  void add_from_list(const ast::List& list) {
+    for (const ast::ListItem& item : list.items) add_from_command(item.command);
+  }
+
+ private:
+  void add_from_command(const ast::Command& command) {
+    switch (command.kind) {
+      case ast::CommandKind::for_clause:
+      case ast::CommandKind::select_clause:
+        add(command.name);
+        break;
+      case ast::CommandKind::arith_for:
+      case ast::CommandKind::arith_command:
+        add_identifiers(command.text);
+        break;
+      default:
+        break;
+    }
+    for (const ast::Command& child : command.children) add_from_command(child);
+    for (const ast::List& block : command.blocks) add_from_list(block);
+    for (const ast::CaseItem& item : command.case_items) add_from_list(item.body);
+  }
+
+  /// `(( i++ ))`, `(( n = n + 1 ))`: any identifier may be assigned.
+  void add_identifiers(std::string_view text) {
+    const auto word_char = [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    };
+    for (size_t i = 0; i < text.size();) {
+      size_t j = i;
+      while (j < text.size() && word_char(text[j])) ++j;
+      if (j > i && is_name(text.substr(i, j - i))) add(text.substr(i, j - i));
+      i = std::max(j, i + 1);
+    }
+  }
+
+  std::unordered_set<std::string> names_;
+};
+
+struct Uses {
+  std::vector<std::string> names;  // distinct, in order of first use
+  size_t count = 0;
+  Span first;
+};
+
+class UseCollector {
+ public:
+  UseCollector(const AssignedNames& assigned, Uses& uses) : assigned_(assigned), uses_(uses) {}
+
+  void collect(const ast::Command& command) {
+    for (const ast::Word& word : command.words) collect(word.parts);
+    for (const ast::Assignment& a : command.assignments) {
+      collect(a.value.parts);
+      for (const ast::Word& element : a.elements) collect(element.parts);
+    }
+    for (const ast::Redirect& redirect : command.redirects) {
+      collect(redirect.target.parts);
+      collect(redirect.heredoc_parts);
+    }
+  }
+
+ private:
+  void collect(const std::vector<ast::WordPart>& parts) {
+    for (const ast::WordPart& part : parts) {
+      if (part.kind == ast::PartKind::param && !has_own_default(part) && !is_provided(part.text) &&
+          !assigned_.has(part.text)) {
+        if (uses_.count++ == 0) uses_.first = part.span;
+        if (std::find(uses_.names.begin(), uses_.names.end(), part.text) == uses_.names.end()) {
+          uses_.names.push_back(part.text);
+        }
+      }
+      collect(part.parts);
+    }
+  }
+
+  const AssignedNames& assigned_;
+  Uses& uses_;
+};
+
+const std::string* export_value(const slurm::Job& job) {
+  const auto it = job.final_options.find("export");
+  return it == job.final_options.end() || !it->second->value ? nullptr : &*it->second->value;
+}
+
+/// `--export=NONE` (or a list without ALL): the job did not get the
+/// submitting shell's variables under Slurm either.
+bool takes_submit_environment(const slurm::Job& job) {
+  const std::string* value = export_value(job);
+  if (value == nullptr) return true;
+  std::string upper = "," + *value + ",";
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return upper.find(",ALL,") != std::string::npos;
+}
+
+/// `--export=ALL,DATA=/x,WORK`: DATA moves to env_variables, WORK is
+/// S2A5004's; neither is this rule's.
+void add_exported_names(const slurm::Job& job, AssignedNames& assigned) {
+  const std::string* value = export_value(job);
+  if (value == nullptr) return;
+  std::string_view rest = *value;
+  while (!rest.empty()) {
+    const std::string_view item = rest.substr(0, rest.find(','));
+    assigned.add(item.substr(0, item.find('=')));
+    rest.remove_prefix(std::min(rest.size(), item.size() + 1));
+  }
+}
+
+/// A `source`/`.` that stays in the command, or an `eval`: what it sets is
+/// not known, so later uses are not judged. Removed setup (conda.sh,
+/// venv/bin/activate) sets nothing on AI Runtime.
+bool may_set_unknown_variables(const slurm::Site& site, std::string_view view_text) {
+  if (site.program == "eval") return true;
+  if (site.program != "source" && site.program != ".") return false;
+  return !is_setup_command(*site.command, site.program, view_text);
+}
+
+std::string listed(const std::vector<std::string>& names) {
+  constexpr size_t kListed = 6;
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < kListed; ++i) {
+    out += (i == 0 ? "$" : ", $") + names[i];
+  }
+  if (names.size() > kListed) out += " and " + std::to_string(names.size() - kListed) + " more";
+  return out;
+}
+
+}  // namespace
+
+void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
+                                Diagnostics& diagnostics) {
+  if (body.views.empty() || !takes_submit_environment(job)) return;
+  AssignedNames assigned;
+  add_exported_names(job, assigned);
+  assigned.add_from_list(body.parse.script.body);
+  for (const slurm::Site& site : body.sites) assigned.add_from_site(site);
+  Uses uses;
+  UseCollector collector(assigned, uses);
+  for (const slurm::Site& site : body.sites) {
+    if (site.view != 0) continue;  // a `bash -c` script's variables are judged with its own
+    const std::string_view text = body.views[0].text;
+    // module/conda lines are removed from the command: their uses go too.
+    if (!is_setup_command(*site.command, site.program, text)) collector.collect(*site.command);
+    if (may_set_unknown_variables(site, text)) break;
+  }
+  if (uses.count == 0) return;
+  const bool one = uses.names.size() == 1;
+  diagnostics.push_back(
+      {Code::inherited_variable, uses.first,
+       listed(uses.names) + (one ? " is" : " are") + " never set in the script" +
+           (uses.count > 1 ? " (" + std::to_string(uses.count) + " uses)" : std::string()) +
+           ": under Slurm " + (one ? "it" : "they") +
+           " came from the environment the job started with (the submitting shell's, which "
+           "sbatch passes on by default, or the cluster's) or from a setup step the translation "
+           "removed; AI Runtime starts the command without " +
+           (one ? "it, so it is" : "them, so they are") + " empty",
+       "set " + (one ? std::string("it") : std::string("them")) +
+           " under env_variables (secrets for a credential) or at the top of the command; a "
+           "path on the cluster's storage becomes a /Volumes/... path or one under "
+           "$CODE_SOURCE_PATH"});
+}
+
+}  // namespace s2a::air

@@ -1,0 +1,23 @@
+// sbatch passes the submitting shell's whole environment to the job by
+// default (--export=ALL), so a batch script may read variables it never sets:
+// $WORK, $SCRATCH, $PROJECT, $DATA_DIR, a site's own ($six_ALL_CCFRWORK)...
+// A workload's command starts without them, so each such use silently
+// becomes empty. Reported once, at the first use, with every such name.
+#pragma once
+
+#include "diag/diagnostic.hpp"
+#include "slurm/body.hpp"
+#include "slurm/job.hpp"
+
+namespace s2a::air {
+
+/// Reports variables the batch script reads but never sets, except those the
+/// shell, the node, Slurm (other rules) or AI Runtime provide, path lists a
+/// script extends (`PATH=...:$PATH`), and uses that carry their own default
+/// (`${X:-8}`). Uses after a `source`/`eval` that stays in the command are
+/// not judged (the sourced file may set them), nor is a job that does not
+/// take the submitting environment (`--export=NONE`).
+void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
+                                Diagnostics& diagnostics);
+
+}  // namespace s2a::air

@@ -1,0 +1,86 @@
+// Variables the batch script reads but never sets: under Slurm they came from
+// the submitting shell (sbatch's default --export=ALL) or a removed setup
+// step; AI Runtime starts the command without them (S2A5014).
+#include <gtest/gtest.h>
+
+#include "translate.hpp"
+
+namespace s2a {
+namespace {
+
+const std::string kHeader = "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n";
+
+std::vector<Diagnostic> inherited(const std::string& body, const std::string& header = kHeader) {
+  const Translation t = translate("job.sbatch", header + body);
+  std::vector<Diagnostic> out;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::inherited_variable) out.push_back(d);
+  }
+  return out;
+}
+
+TEST(InheritedVariables, ReportedOnceAtTheFirstUseWithEveryName) {
+  // MLPerf's workflow: `source config_DGXA100.sh; sbatch run.sub`.
+  const std::string body =
+      "cd $SCRATCH/run\n"
+      "python train.py --nodes ${DGXNNODES} --gpus \"$DGXNGPU\" --out $SCRATCH/out\n"
+      "cat <<EOF > run.cfg\nbatch=$BATCHSIZE\nEOF\n";
+  const auto reports = inherited(body);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].span.begin, kHeader.size() + 3);
+  EXPECT_NE(reports[0].message.find("$SCRATCH, $DGXNNODES, $DGXNGPU, $BATCHSIZE are never set in "
+                                    "the script (5 uses)"),
+            std::string::npos)
+      << reports[0].message;
+  EXPECT_NE(reports[0].message.find("AI Runtime starts the command without them"),
+            std::string::npos);
+}
+
+TEST(InheritedVariables, NamesTheScriptSetsAnywhereAreNotReported) {
+  EXPECT_TRUE(inherited("echo $DATA $EPOCH $line $opt $n $i $f $c $x\n"  // used before set
+                        "DATA=/Volumes/main/ml/data\n"
+                        "export EPOCH=3\n"
+                        "read -r line < list.txt\n"
+                        "opt[0]=--fast\n"
+                        "(( n++ ))\n"
+                        "for ((i = 0; i < 2; i++)); do :; done\n"
+                        "for f in a b; do :; done\n"
+                        "case $1 in a) local c=1 ;; esac\n"
+                        "printf -v x '%s' 1\n")
+                  .empty());
+}
+
+TEST(InheritedVariables, ProvidedNamesAndOwnDefaultsAreNotReported) {
+  EXPECT_TRUE(inherited("echo $HOME $USER $PWD $RANDOM $HOSTNAME $TMPDIR $LANG $LC_ALL\n"
+                        "echo $SLURM_JOB_ID $SLURMD_NODENAME $CUDA_VISIBLE_DEVICES\n"
+                        "echo $MASTER_ADDR $NUM_NODES $NODE_RANK $CODE_SOURCE_PATH\n"
+                        "export PATH=$PATH:bin PYTHONPATH=$PYTHONPATH:src\n"
+                        "python t.py --epochs ${EPOCHS:-1} --lr ${LR-0.1} ${DEBUG:+--debug} "
+                        "${#NAME}\n"
+                        "awk '{print $WORK}' log.txt\n")
+                  .empty());
+}
+
+TEST(InheritedVariables, NotJudgedAfterASourceThatStaysOrForAJobWithoutTheShellsVariables) {
+  // What ./env.sh sets is unknown; $WORK before it is still reported.
+  const auto reports = inherited("cd $WORK\nsource ./env.sh\npython t.py --data $DATA\n");
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_NE(reports[0].message.find("$WORK is never set"), std::string::npos);
+  EXPECT_TRUE(inherited("eval \"$(cat vars)\"\necho $DATA\n").empty());
+  // A removed activation sets nothing on AI Runtime: later uses are judged.
+  EXPECT_EQ(inherited("source ~/venv/bin/activate\necho $DATA\n").size(), 1u);
+  // A removed module line takes its uses with it.
+  EXPECT_TRUE(inherited("module load cuda/${CUDA_VERSION}\n").empty());
+  // --export=NONE: empty under Slurm too; named exports belong to S2A5004/5005.
+  const std::string none = kHeader + "#SBATCH --export=NONE\n";
+  EXPECT_TRUE(inherited("echo $WORK\n", none).empty());
+  const std::string named = kHeader + "#SBATCH --export=ALL,DATA=/x,WORK\n";
+  EXPECT_TRUE(inherited("echo $DATA $WORK\n", named).empty());
+}
+
+TEST(InheritedVariables, ABashCScriptsVariablesAreItsOwn) {
+  EXPECT_TRUE(inherited("srun bash -c 'echo $RANK_FILE'\n").empty());
+}
+
+}  // namespace
+}  // namespace s2a
