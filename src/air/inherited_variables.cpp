@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -112,24 +113,21 @@ bool has_own_default(const ast::WordPart& part) {
 class AssignedNames {
  public:
   /// `opt[0]=x` sets opt.
-  void add(std::string_view name) { names_.insert(std::string(name.substr(0, name.find('[')))); }
-  [[nodiscard]] bool has(std::string_view name) const {
-    return names_.count(std::string(name)) != 0;
-  }
+  void add(std::string_view name) { names_.emplace(name.substr(0, name.find('['))); }
+  [[nodiscard]] bool has(std::string_view name) const { return names_.find(name) != names_.end(); }
 
   void add_from_site(const slurm::Site& site) {
     const ast::Command& command = *site.command;
     for (const ast::Assignment& a : command.assignments) add(a.name);
     const auto& words = command.words;
     if (words.empty()) return;
-    const std::string& program = site.program;
-    const bool declaration = slurm::is_declaration_builtin(program);
+    const std::string_view program = site.program;
     // read NAME..., mapfile NAME, getopts SPEC NAME, printf -v NAME, let X=1:
     // every name-like word counts (an option's argument rarely is one).
-    const bool names_words = program == "read" || program == "mapfile" || program == "readarray" ||
-                             program == "getopts" || program == "printf" || program == "let" ||
-                             program == "unset";
-    if (!declaration && !names_words) return;
+    if (!slurm::is_declaration_builtin(program) &&
+        !contains({"read", "mapfile", "readarray", "getopts", "printf", "let", "unset"}, program)) {
+      return;
+    }
     for (size_t i = 1; i < words.size(); ++i) {
       std::string storage;
       const std::string_view head = slurm::literal_prefix(words[i], storage);
@@ -155,12 +153,24 @@ class AssignedNames {
       case ast::CommandKind::arith_command:
         add_identifiers(command.text);
         break;
+      case ast::CommandKind::simple:
+        for (const ast::Word& word : command.words) add_from_parts(word.parts);
+        for (const ast::Assignment& a : command.assignments) add_from_parts(a.value.parts);
+        break;
       default:
         break;
     }
     for (const ast::Command& child : command.children) add_from_command(child);
     for (const ast::List& block : command.blocks) add_from_list(block);
     for (const ast::CaseItem& item : command.case_items) add_from_list(item.body);
+  }
+
+  /// Loops inside `$(...)` and backquotes (`for i in $x; do ...; done`).
+  void add_from_parts(const std::vector<ast::WordPart>& parts) {
+    for (const ast::WordPart& part : parts) {
+      if (part.script) add_from_list(part.script->body);
+      add_from_parts(part.parts);
+    }
   }
 
   /// `(( i++ ))`, `(( n = n + 1 ))`: any identifier may be assigned.
@@ -176,7 +186,12 @@ class AssignedNames {
     }
   }
 
-  std::unordered_set<std::string> names_;
+  /// Looked up by string_view without a copy.
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  std::unordered_set<std::string, Hash, std::equal_to<>> names_;
 };
 
 struct Uses {
@@ -204,8 +219,7 @@ class UseCollector {
  private:
   void collect(const std::vector<ast::WordPart>& parts) {
     for (const ast::WordPart& part : parts) {
-      if (part.kind == ast::PartKind::param && !has_own_default(part) && !is_provided(part.text) &&
-          !assigned_.has(part.text)) {
+      if (part.kind == ast::PartKind::param && !has_own_default(part) && inherited(part.text)) {
         if (uses_.count++ == 0) uses_.first = part.span;
         if (std::find(uses_.names.begin(), uses_.names.end(), part.text) == uses_.names.end()) {
           uses_.names.push_back(part.text);
@@ -215,8 +229,16 @@ class UseCollector {
     }
   }
 
+  /// Decided once per name: a script uses the same few names many times.
+  bool inherited(std::string_view name) {
+    const auto [it, added] = verdicts_.try_emplace(name, false);
+    if (added) it->second = !is_provided(name) && !assigned_.has(name);
+    return it->second;
+  }
+
   const AssignedNames& assigned_;
   Uses& uses_;
+  std::unordered_map<std::string_view, bool> verdicts_;  // views of the AST's names
 };
 
 const std::string* export_value(const slurm::Job& job) {
@@ -247,13 +269,11 @@ void add_exported_names(const slurm::Job& job, AssignedNames& assigned) {
   }
 }
 
-/// A `source`/`.` that stays in the command, or an `eval`: what it sets is
-/// not known, so later uses are not judged. Removed setup (conda.sh,
-/// venv/bin/activate) sets nothing on AI Runtime.
-bool may_set_unknown_variables(const slurm::Site& site, std::string_view view_text) {
-  if (site.program == "eval") return true;
-  if (site.program != "source" && site.program != ".") return false;
-  return !is_setup_command(*site.command, site.program, view_text);
+/// A `source`/`.` or `eval` that stays in the command (not a removed setup
+/// line such as conda.sh or venv/bin/activate): what it sets is not known,
+/// so later uses are not judged.
+bool may_set_unknown_variables(std::string_view program) {
+  return program == "source" || program == "." || program == "eval";
 }
 
 std::string listed(const std::vector<std::string>& names) {
@@ -279,10 +299,10 @@ void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
   UseCollector collector(assigned, uses);
   for (const slurm::Site& site : body.sites) {
     if (site.view != 0) continue;  // a `bash -c` script's variables are judged with its own
-    const std::string_view text = body.views[0].text;
     // module/conda lines are removed from the command: their uses go too.
-    if (!is_setup_command(*site.command, site.program, text)) collector.collect(*site.command);
-    if (may_set_unknown_variables(site, text)) break;
+    if (is_setup_command(*site.command, site.program, body.views[0].text)) continue;
+    collector.collect(*site.command);
+    if (may_set_unknown_variables(site.program)) break;
   }
   if (uses.count == 0) return;
   const bool one = uses.names.size() == 1;

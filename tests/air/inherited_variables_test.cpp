@@ -69,6 +69,7 @@ TEST(InheritedVariables, NotJudgedAfterASourceThatStaysOrForAJobWithoutTheShells
   EXPECT_TRUE(inherited("eval \"$(cat vars)\"\necho $DATA\n").empty());
   // A removed activation sets nothing on AI Runtime: later uses are judged.
   EXPECT_EQ(inherited("source ~/venv/bin/activate\necho $DATA\n").size(), 1u);
+  EXPECT_EQ(inherited("eval \"$(conda shell.bash hook)\"\necho $DATA\n").size(), 1u);
   // A removed module line takes its uses with it.
   EXPECT_TRUE(inherited("module load cuda/${CUDA_VERSION}\n").empty());
   // --export=NONE: empty under Slurm too; named exports belong to S2A5004/5005.
