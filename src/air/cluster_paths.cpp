@@ -83,18 +83,6 @@ bool may_name_path(std::string_view written) {
          written.find("..") != std::string_view::npos;
 }
 
-/// `cd` to where the command starts anyway: Slurm's submit directory is the
-/// code root on AI Runtime ($SLURM_SUBMIT_DIR becomes $CODE_SOURCE_PATH).
-bool stays_in_code_root(std::string_view target) {
-  std::string unquoted;
-  for (char c : target) {
-    if (c != '"' && c != '\'' && c != '{' && c != '}') unquoted.push_back(c);
-  }
-  return contains({"."sv, "./"sv, "$PWD"sv, "$SLURM_SUBMIT_DIR"sv, "$SLURM_SUBMIT_DIR/"sv,
-                   "$CODE_SOURCE_PATH"sv, "$CODE_SOURCE_PATH/"sv},
-                  std::string_view(unquoted));
-}
-
 class Finder {
  public:
   Finder(const slurm::Body& body, std::vector<ClusterPath>& out) : body_(body), out_(out) {}
@@ -147,7 +135,7 @@ class Finder {
     const ast::Command& command = *site.command;
     if (site.program != "cd" && site.program != "pushd" && site.program != "popd") return;
     const bool home = command.words.size() < 2;  // `cd` alone goes home
-    if (home || !stays_in_code_root(text_of(site.view, command.words[1].span))) {
+    if (home || under_job_directory(text_of(site.view, command.words[1].span)) != "") {
       left_code_root_ = true;
     }
   }
@@ -198,6 +186,24 @@ class Finder {
 };
 
 }  // namespace
+
+std::optional<std::string> under_job_directory(std::string_view path) {
+  std::string unquoted;
+  for (char c : path) {
+    if (c != '"' && c != '\'' && c != '{' && c != '}') unquoted.push_back(c);
+  }
+  std::string_view rest = unquoted;
+  while (rest.size() > 1 && rest.back() == '/') rest.remove_suffix(1);
+  for (std::string_view root :
+       {"$SLURM_SUBMIT_DIR"sv, "$CODE_SOURCE_PATH"sv, "$PWD"sv, "$(pwd)"sv, "`pwd`"sv, "."sv}) {
+    if (rest == root) return "";
+    if (!rest.starts_with(root) || rest[root.size()] != '/') continue;
+    const std::string_view sub = rest.substr(root.size() + 1);
+    if (sub.empty() || sub.starts_with('.') || sub.find('$') != std::string_view::npos) break;
+    return std::string(sub);
+  }
+  return std::nullopt;
+}
 
 std::optional<std::string> cluster_storage_root(std::string_view path) {
   if (path.starts_with('~')) {

@@ -42,6 +42,13 @@ struct ClusterPath {
                             // statement moves (export X=... -> env_variables)
 };
 
+/// When `path` names the job's directory — `.`, `$PWD`, `$(pwd)`,
+/// `$SLURM_SUBMIT_DIR` or `$CODE_SOURCE_PATH` (quotes, braces and a trailing
+/// `/` ignored), which is the uploaded code root on AI Runtime — or a plain
+/// directory under it: the part under it ("" for the directory itself,
+/// "data" for `./data`).
+[[nodiscard]] std::optional<std::string> under_job_directory(std::string_view path);
+
 /// The storage root of `path` when it is on the cluster rather than the node
 /// image or AI Runtime's own mounts: the top directory of an absolute path
 /// ("/scratch"), or "~" for the home directory ("~/x", "$HOME/x"; "~alice"

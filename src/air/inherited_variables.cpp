@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -16,81 +17,42 @@ namespace {
 
 using namespace std::string_view_literals;
 
-/// Set by bash itself, the login environment every node has, or the node's
-/// GPU runtime; path lists a script extends (`PATH=$X:$PATH`) and whose
-/// inherited part is not what the job needs.
-constexpr std::array kProvided = {"HOME"sv,
-                                  "USER"sv,
-                                  "LOGNAME"sv,
-                                  "PATH"sv,
-                                  "PWD"sv,
-                                  "OLDPWD"sv,
-                                  "SHELL"sv,
-                                  "HOSTNAME"sv,
-                                  "HOSTTYPE"sv,
-                                  "OSTYPE"sv,
-                                  "MACHTYPE"sv,
-                                  "UID"sv,
-                                  "EUID"sv,
-                                  "PPID"sv,
-                                  "RANDOM"sv,
-                                  "SRANDOM"sv,
-                                  "SECONDS"sv,
-                                  "LINENO"sv,
-                                  "BASH"sv,
-                                  "BASHPID"sv,
-                                  "BASHOPTS"sv,
-                                  "IFS"sv,
-                                  "PS1"sv,
-                                  "PS2"sv,
-                                  "PS3"sv,
-                                  "PS4"sv,
-                                  "SHLVL"sv,
-                                  "TERM"sv,
-                                  "LANG"sv,
-                                  "LANGUAGE"sv,
-                                  "TMPDIR"sv,
-                                  "OPTARG"sv,
-                                  "OPTIND"sv,
-                                  "OPTERR"sv,
-                                  "REPLY"sv,
-                                  "FUNCNAME"sv,
-                                  "PIPESTATUS"sv,
-                                  "GROUPS"sv,
-                                  "DIRSTACK"sv,
-                                  "EPOCHSECONDS"sv,
-                                  "EPOCHREALTIME"sv,
-                                  "HISTFILE"sv,
-                                  "COLUMNS"sv,
-                                  "LINES"sv,
-                                  "MAIL"sv,
-                                  "TZ"sv,
-                                  "HYPERPARAMETERS_PATH"sv,
-                                  "MLFLOW_RUN_ID"sv,
-                                  "LD_LIBRARY_PATH"sv,
-                                  "PYTHONPATH"sv,
-                                  "LIBRARY_PATH"sv,
-                                  "CPATH"sv,
-                                  "C_INCLUDE_PATH"sv,
-                                  "CPLUS_INCLUDE_PATH"sv,
-                                  "MANPATH"sv,
-                                  "PKG_CONFIG_PATH"sv,
-                                  "CMAKE_PREFIX_PATH"sv,
-                                  "LD_PRELOAD"sv,
-                                  "CUDA_VISIBLE_DEVICES"sv,
-                                  "ROCR_VISIBLE_DEVICES"sv,
-                                  "GPU_DEVICE_ORDINAL"sv};
+/// Names the job has without the submitting shell: bash's own, the login
+/// environment every node has, AI Runtime's, the GPU runtime's, and path
+/// lists a script extends (`PATH=$X:$PATH`: the inherited part is not what
+/// the job needs).
+// clang-format off
+constexpr std::array kProvided = {
+    // bash
+    "BASH"sv, "BASHOPTS"sv, "BASHPID"sv, "DIRSTACK"sv, "EPOCHREALTIME"sv, "EPOCHSECONDS"sv,
+    "EUID"sv, "FUNCNAME"sv, "GROUPS"sv, "HISTFILE"sv, "HOSTNAME"sv, "HOSTTYPE"sv, "IFS"sv,
+    "LINENO"sv, "MACHTYPE"sv, "OLDPWD"sv, "OPTARG"sv, "OPTERR"sv, "OPTIND"sv, "OSTYPE"sv,
+    "PIPESTATUS"sv, "PPID"sv, "PS1"sv, "PS2"sv, "PS3"sv, "PS4"sv, "PWD"sv, "RANDOM"sv, "REPLY"sv,
+    "SECONDS"sv, "SHLVL"sv, "SRANDOM"sv, "UID"sv,
+    // login environment
+    "COLUMNS"sv, "HOME"sv, "LANG"sv, "LANGUAGE"sv, "LINES"sv, "LOGNAME"sv, "MAIL"sv, "SHELL"sv,
+    "TERM"sv, "TMPDIR"sv, "TZ"sv, "USER"sv,
+    // AI Runtime (besides is_runtime_variable's) and the GPU runtime
+    "HYPERPARAMETERS_PATH"sv, "MLFLOW_RUN_ID"sv, "CUDA_VISIBLE_DEVICES"sv,
+    "ROCR_VISIBLE_DEVICES"sv, "GPU_DEVICE_ORDINAL"sv,
+    // path lists
+    "PATH"sv, "LD_LIBRARY_PATH"sv, "LD_PRELOAD"sv, "PYTHONPATH"sv, "LIBRARY_PATH"sv, "CPATH"sv,
+    "C_INCLUDE_PATH"sv, "CPLUS_INCLUDE_PATH"sv, "MANPATH"sv, "PKG_CONFIG_PATH"sv,
+    "CMAKE_PREFIX_PATH"sv};
+// clang-format on
 
-/// Slurm's own variables (reported by the rules for $SLURM_*), PBS's, MPI's
-/// and bash's arrays of the same family.
+/// Slurm's own variables (other rules report $SLURM_*), PBS's and MPI's,
+/// bash's BASH_* and the locale's LC_*.
 constexpr std::array kProvidedPrefixes = {"SLURM_"sv, "SLURMD_"sv, "SBATCH_"sv, "PBS_"sv, "PMI_"sv,
                                           "PMIX_"sv,  "OMPI_"sv,   "BASH_"sv,   "LC_"sv};
 
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 bool is_name(std::string_view text) {
   if (text.empty() || (text[0] >= '0' && text[0] <= '9')) return false;
-  return std::all_of(text.begin(), text.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-  });
+  return std::all_of(text.begin(), text.end(), is_name_char);
 }
 
 bool is_provided(std::string_view name) {
@@ -175,12 +137,9 @@ class AssignedNames {
 
   /// `(( i++ ))`, `(( n = n + 1 ))`: any identifier may be assigned.
   void add_identifiers(std::string_view text) {
-    const auto word_char = [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    };
     for (size_t i = 0; i < text.size();) {
       size_t j = i;
-      while (j < text.size() && word_char(text[j])) ++j;
+      while (j < text.size() && is_name_char(text[j])) ++j;
       if (j > i && is_name(text.substr(i, j - i))) add(text.substr(i, j - i));
       i = std::max(j, i + 1);
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "air/cluster_paths.hpp"
 #include "air/compute.hpp"
 #include "air/container_call.hpp"
 #include "air/inherited_variables.hpp"
@@ -299,21 +300,12 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
   }
 }
 
-/// Where a mount source is the submit directory (`.`, `$PWD`, `$(pwd)`,
-/// `$SLURM_SUBMIT_DIR`) or a directory under it, the uploaded code on AI
-/// Runtime: "$CODE_SOURCE_PATH" or "$CODE_SOURCE_PATH/sub".
+/// A mount source in the job's directory is the uploaded code on AI Runtime:
+/// "$CODE_SOURCE_PATH" or "$CODE_SOURCE_PATH/sub".
 std::optional<std::string> code_root_directory(std::string_view source) {
-  while (source.size() > 1 && source.back() == '/') source.remove_suffix(1);
-  for (std::string_view root :
-       {"$SLURM_SUBMIT_DIR", "${SLURM_SUBMIT_DIR}", "$PWD", "${PWD}", "$(pwd)", "`pwd`", "."}) {
-    if (source == root) return "$CODE_SOURCE_PATH";
-    if (source.starts_with(root) && source[root.size()] == '/') {
-      std::string_view sub = source.substr(root.size() + 1);
-      if (sub.empty() || sub.starts_with('.') || sub.find('$') != std::string_view::npos) break;
-      return "$CODE_SOURCE_PATH/" + std::string(sub);
-    }
-  }
-  return std::nullopt;
+  const std::optional<std::string> sub = under_job_directory(source);
+  if (!sub) return std::nullopt;
+  return sub->empty() ? "$CODE_SOURCE_PATH" : "$CODE_SOURCE_PATH/" + *sub;
 }
 
 /// SRC:DST[:FLAGS] -> (SRC, DST); DST is empty for a bare SRC.

@@ -45,6 +45,18 @@ TEST(ClusterStorageRoot, TopDirectoryOfClusterPathsOnly) {
   }
 }
 
+TEST(UnderJobDirectory, TheSpellingsOfTheJobsDirectoryAndPlainDirectoriesUnderIt) {
+  for (const char* root : {".", "./", "$PWD", "\"${PWD}\"", "$(pwd)", "`pwd`", "$SLURM_SUBMIT_DIR/",
+                           "${SLURM_SUBMIT_DIR}", "\"$CODE_SOURCE_PATH\""}) {
+    EXPECT_EQ(air::under_job_directory(root), "") << root;
+  }
+  EXPECT_EQ(air::under_job_directory("./data/"), "data");
+  EXPECT_EQ(air::under_job_directory("$PWD/runs/a"), "runs/a");
+  for (const char* other : {"..", "./../x", "$PWD/$RUN", "data", "/scratch/u", "$PWDX", "$HOME"}) {
+    EXPECT_EQ(air::under_job_directory(other), std::nullopt) << other;
+  }
+}
+
 TEST(ClusterPaths, ChangeDirectoryAndSourceAreReportedEachTime) {
   const std::vector<Found> found = cluster_paths(
       "source ~/.bashrc\n"
