@@ -36,11 +36,22 @@ bool is_slurm_client(std::string_view program) {
 
 /// The Slurm command a stored command line starts with (`"srun -n 4 ..."`,
 /// `'scontrol show ...'`, `(srun python t.py)`), as written, or empty.
+/// Every assignment value is looked at, so the scan is by hand: find_first_of
+/// with a set calls memchr once per byte.
 std::string_view slurm_command_at_start(std::string_view value) {
-  const size_t begin = value.find_first_not_of("\"'( \t");
-  if (begin == std::string_view::npos) return {};
-  const std::string_view rest = value.substr(begin);
-  const std::string_view word = rest.substr(0, rest.find_first_of(" \t\n\"')"));
+  const auto opens = [](char c) {
+    return c == '"' || c == '\'' || c == '(' || c == ' ' || c == '\t';
+  };
+  const auto ends = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '"' || c == '\'' || c == ')';
+  };
+  size_t begin = 0;
+  while (begin < value.size() && opens(value[begin])) ++begin;
+  // Every Slurm command starts with `s`: most values end here.
+  if (begin == value.size() || value[begin] != 's') return {};
+  size_t end = begin;
+  while (end < value.size() && !ends(value[end])) ++end;
+  const std::string_view word = value.substr(begin, end - begin);
   return word == "srun" || is_slurm_client(word) ? word : std::string_view();
 }
 

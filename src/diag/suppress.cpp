@@ -14,6 +14,18 @@ namespace {
 
 constexpr std::string_view kMarker = "slurm2air:";
 
+/// Whether `text` holds the marker. A string search runs memchr on the first
+/// byte, and `s` is everywhere in a script: searching from the `2` calls it
+/// about a tenth as often (every script is searched once).
+bool has_marker(std::string_view text) {
+  constexpr size_t kTwo = 5;  // "slurm" before it
+  for (size_t at = text.find("2air:"); at != std::string_view::npos;
+       at = text.find("2air:", at + 1)) {
+    if (at >= kTwo && text.substr(at - kTwo, kMarker.size()) == kMarker) return true;
+  }
+  return false;
+}
+
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -113,10 +125,10 @@ Suppressions find_suppressions(const SourceFile& file) {
   Suppressions out;
   // Few scripts have a suppression: one search of the text spares the rest a
   // look at every line.
-  if (file.text().find(kMarker) == std::string_view::npos) return out;
+  if (!has_marker(file.text())) return out;
   for (uint32_t line = 1; line <= file.line_count(); ++line) {
     const std::string_view text = file.line_text(line);
-    if (text.find(kMarker) == std::string_view::npos) continue;  // fast path
+    if (!has_marker(text)) continue;  // fast path
     for (size_t hash = text.find('#'); hash != std::string_view::npos;
          hash = text.find('#', hash + 1)) {
       if (hash > 0 && !is_blank(text[hash - 1])) continue;
