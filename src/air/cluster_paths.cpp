@@ -92,7 +92,8 @@ class Finder {
     if (!may_name_path(text_of(site.view, command.span))) return;  // most commands
     // A container variable (SINGULARITYENV_X) holds a path inside the image.
     for (const ast::Assignment& a : command.assignments) {
-      if (!a.is_array && container_variable_target(a.name).empty()) {
+      // `X+=/sub` appends to X's value: not a path of its own.
+      if (!a.is_array && !a.append && container_variable_target(a.name).empty()) {
         add(site, a.value, PathUse::argument, true);
       }
     }
@@ -207,8 +208,11 @@ std::optional<std::string> under_job_directory(std::string_view path) {
 
 std::optional<std::string> cluster_storage_root(std::string_view path) {
   if (path.starts_with('~')) {
-    const std::string_view user = path.substr(1, path.find('/') - 1);
+    const size_t slash = path.find('/');
+    const std::string_view user = path.substr(1, slash - 1);
     if (!std::all_of(user.begin(), user.end(), is_name_char)) return std::nullopt;
+    // `~bob` alone is as often a spack variant (`+mpi ~openmp`) as a home.
+    if (!user.empty() && slash == std::string_view::npos) return std::nullopt;
     return "~" + std::string(user);
   }
   if (!path.starts_with('/')) return std::nullopt;

@@ -37,6 +37,7 @@ TEST(ClusterStorageRoot, TopDirectoryOfClusterPathsOnly) {
   EXPECT_EQ(air::cluster_storage_root("~"), "~");
   EXPECT_EQ(air::cluster_storage_root("~/code"), "~");
   EXPECT_EQ(air::cluster_storage_root("~alice/code"), "~alice");
+  EXPECT_EQ(air::cluster_storage_root("~openmp"), std::nullopt);  // a spack variant
   for (const char* node_path :
        {"/tmp/x", "/dev/null", "/usr/bin/env", "/etc/hosts", "/opt/conda", "/Volumes/main/ml/data",
         "/Workspace/Users/a", "/dbfs/tmp", "/local_disk0/tmp", "/", "relative/path",
@@ -119,7 +120,10 @@ TEST(ClusterPaths, NotReportedForNodePathsMessagesPatternsAndContainers) {
                     // paths inside the image, for the container
                     "export SINGULARITYENV_FS_LICENSE=/home/fmriprep/license.txt\n"
                     "APPTAINERENV_HOME=/home/u apptainer exec img.sif python t.py\n"
-                    "cat <<EOF > config.txt\n/scratch/alice\nEOF\n")
+                    "cat <<EOF > config.txt\n/scratch/alice\nEOF\n"
+                    // appended to a value, not a path of its own
+                    "TEMP=$TMPDIR\nTEMP+=\"/AtLoc-master\"\n"
+                    "./build.sh relion +mpi ~openmp\n")
           .empty());
 }
 
