@@ -70,6 +70,12 @@ bool has_own_default(const ast::WordPart& part) {
   return !rest.empty() && std::string_view("-=+?").find(rest[0]) != std::string_view::npos;
 }
 
+/// `${X:=8}`, `${X=8}`: sets X when it is unset (or empty).
+bool assigns_default(const ast::WordPart& part) {
+  const std::string_view op = part.op;
+  return op.starts_with(":=") || op.starts_with('=');
+}
+
 /// Every name the script gives a value to, anywhere: it may run before a use
 /// that comes earlier in the text (a loop), so position is not judged.
 class AssignedNames {
@@ -127,9 +133,11 @@ class AssignedNames {
     for (const ast::CaseItem& item : command.case_items) add_from_list(item.body);
   }
 
-  /// Loops inside `$(...)` and backquotes (`for i in $x; do ...; done`).
+  /// `${X:=default}` assigns X; loops inside `$(...)` and backquotes
+  /// (`for i in $x; do ...; done`) assign their variable.
   void add_from_parts(const std::vector<ast::WordPart>& parts) {
     for (const ast::WordPart& part : parts) {
+      if (part.kind == ast::PartKind::param && assigns_default(part)) add(part.text);
       if (part.script) add_from_list(part.script->body);
       add_from_parts(part.parts);
     }

@@ -46,7 +46,9 @@ TEST(InheritedVariables, NamesTheScriptSetsAnywhereAreNotReported) {
                         "for ((i = 0; i < 2; i++)); do :; done\n"
                         "for f in a b; do :; done\n"
                         "case $1 in a) local c=1 ;; esac\n"
-                        "printf -v x '%s' 1\n")
+                        "printf -v x '%s' 1\n"
+                        ": \"${LOGDIR:=./results}\" ${OUT=out}\n"
+                        "echo $LOGDIR $OUT\n")
                   .empty());
 }
 
