@@ -46,17 +46,8 @@ constexpr std::array kProvided = {
 constexpr std::array kProvidedPrefixes = {"SLURM_"sv, "SLURMD_"sv, "SBATCH_"sv, "PBS_"sv, "PMI_"sv,
                                           "PMIX_"sv,  "OMPI_"sv,   "BASH_"sv,   "LC_"sv};
 
-bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-bool is_name(std::string_view text) {
-  if (text.empty() || (text[0] >= '0' && text[0] <= '9')) return false;
-  return std::all_of(text.begin(), text.end(), is_name_char);
-}
-
 bool is_provided(std::string_view name) {
-  return !is_name(name) || contains(kProvided, name) || is_runtime_variable(name) ||
+  return !is_variable_name(name) || contains(kProvided, name) || is_runtime_variable(name) ||
          std::any_of(kProvidedPrefixes.begin(), kProvidedPrefixes.end(),
                      [&](std::string_view prefix) { return name.starts_with(prefix); });
 }
@@ -100,7 +91,7 @@ class AssignedNames {
       std::string storage;
       const std::string_view head = slurm::literal_prefix(words[i], storage);
       const std::string_view name = head.substr(0, head.find_first_of("=+[-*/%<>!&|^ "));
-      if (is_name(name)) add(name);
+      if (is_variable_name(name)) add(name);
     }
   }
 
@@ -147,8 +138,8 @@ class AssignedNames {
   void add_identifiers(std::string_view text) {
     for (size_t i = 0; i < text.size();) {
       size_t j = i;
-      while (j < text.size() && is_name_char(text[j])) ++j;
-      if (j > i && is_name(text.substr(i, j - i))) add(text.substr(i, j - i));
+      while (j < text.size() && is_variable_name_char(text[j])) ++j;
+      if (j > i && is_variable_name(text.substr(i, j - i))) add(text.substr(i, j - i));
       i = std::max(j, i + 1);
     }
   }

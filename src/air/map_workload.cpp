@@ -133,6 +133,14 @@ void add_mounts(ContainerUse& use, const std::vector<std::string>& mounts, Span 
   }
 }
 
+/// SRC:DST[:FLAGS] -> (SRC, DST); DST is empty for a bare SRC.
+std::pair<std::string_view, std::string_view> mount_parts(std::string_view mount) {
+  const size_t colon = mount.find(':');
+  if (colon == std::string_view::npos) return {mount, {}};
+  const std::string_view rest = mount.substr(colon + 1);
+  return {mount.substr(0, colon), rest.substr(0, rest.find(':'))};
+}
+
 /// The directories mounts show under a name of their own: DST of SRC:DST
 /// when it differs from SRC.
 std::vector<std::string> renamed_mount_targets(const ContainerUse& use) {
@@ -142,11 +150,9 @@ std::vector<std::string> renamed_mount_targets(const ContainerUse& use) {
   };
   std::vector<std::string> targets;
   for (std::string_view mount : use.mounts) {
-    const size_t colon = mount.find(':');
-    if (colon == std::string_view::npos) continue;  // SRC: mounted at the same path
-    const std::string_view source = directory(mount.substr(0, colon));
-    const std::string_view target =
-        directory(mount.substr(colon + 1, mount.find(':', colon + 1) - colon - 1));
+    const auto [written_source, written_target] = mount_parts(mount);
+    const std::string_view source = directory(written_source);
+    const std::string_view target = directory(written_target);  // empty: at the same path
     if (target.starts_with('/') && target != source) targets.emplace_back(target);
   }
   return targets;
@@ -306,14 +312,6 @@ std::optional<std::string> code_root_directory(std::string_view source) {
   const std::optional<std::string> sub = under_job_directory(source);
   if (!sub) return std::nullopt;
   return sub->empty() ? "$CODE_SOURCE_PATH" : "$CODE_SOURCE_PATH/" + *sub;
-}
-
-/// SRC:DST[:FLAGS] -> (SRC, DST); DST is empty for a bare SRC.
-std::pair<std::string_view, std::string_view> mount_parts(std::string_view mount) {
-  const size_t colon = mount.find(':');
-  if (colon == std::string_view::npos) return {mount, {}};
-  const std::string_view rest = mount.substr(colon + 1);
-  return {mount.substr(0, colon), rest.substr(0, rest.find(':'))};
 }
 
 /// A mount of the job's directory is the uploaded code under another name:

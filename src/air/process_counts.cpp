@@ -11,10 +11,11 @@
 #include <tuple>
 #include <utility>
 
+#include "air/variables.hpp"
+
 namespace s2a::air {
 namespace {
 
-bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 
 std::optional<uint64_t> to_count(std::string_view text) {
@@ -96,9 +97,9 @@ std::vector<CountReference> references_in(std::string_view value) {
     if (value.compare(t, 3, "$((") == 0) {
       const size_t close = skip_balanced(value, t + 1, value.size());
       for (size_t k = t + 3; k < close; ++k) {
-        if (!is_name_start(value[k]) || (k > 0 && is_name_char(value[k - 1]))) continue;
+        if (!is_name_start(value[k]) || (k > 0 && is_variable_name_char(value[k - 1]))) continue;
         size_t e = k;
-        while (e < close && is_name_char(value[e])) ++e;
+        while (e < close && is_variable_name_char(value[e])) ++e;
         add(value.substr(k, e - k), true);
         k = e;
       }
@@ -109,7 +110,7 @@ std::vector<CountReference> references_in(std::string_view value) {
     if (value[k] == '{') ++k;
     if (k < value.size() && is_name_start(value[k])) {  // `${#nodes[@]}` is a length: skipped
       size_t e = k;
-      while (e < value.size() && is_name_char(value[e])) ++e;
+      while (e < value.size() && is_variable_name_char(value[e])) ++e;
       add(value.substr(k, e - k), false);
       t = e;
       continue;
@@ -132,7 +133,7 @@ std::optional<uint64_t> evaluate(std::string_view value, const ValueReader& read
     expression = value.substr(3, value.size() - 5);
   } else if (value.size() > 1 && value[0] == '$' &&
              std::all_of(value.begin() + 1, value.end(),
-                         [](char c) { return is_name_char(c) || c == '{' || c == '}'; })) {
+                         [](char c) { return is_variable_name_char(c) || c == '{' || c == '}'; })) {
     expression = value;  // the evaluator reads `$X` and `${X}` as atoms
   } else {
     return std::nullopt;
@@ -251,7 +252,7 @@ std::vector<LiteralCount> find_literal_counts(const slurm::Body& body) {
       const size_t eq = written.find('=');
       if (eq == std::string_view::npos || eq == 0 || written.front() == '-') continue;
       const std::string_view name = written.substr(0, eq);
-      if (!std::all_of(name.begin(), name.end(), is_name_char)) continue;
+      if (!std::all_of(name.begin(), name.end(), is_variable_name_char)) continue;
       std::optional<uint64_t> number;
       if (const auto literal = slurm::literal_value(word)) {
         number = to_count(std::string_view(*literal).substr(literal->find('=') + 1));
@@ -303,7 +304,7 @@ std::vector<ProcessCountOption> find_process_count_options(const slurm::Body& bo
       while (j < end && text[j] == '-') ++j;
       if (j - i > 2) continue;
       const size_t name_begin = j;
-      while (j < end && (is_name_char(text[j]) || text[j] == '-')) ++j;
+      while (j < end && (is_variable_name_char(text[j]) || text[j] == '-')) ++j;
       const std::optional<bool> total =
           count_option_is_total(text.substr(name_begin, j - name_begin));
       const size_t option_begin = i;

@@ -31,13 +31,6 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-bool is_variable_name(std::string_view name) {
-  return !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&
-         std::all_of(name.begin(), name.end(), [](char c) {
-           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-         });
-}
-
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ") {
   std::string out;
   for (const std::string& item : items) {

@@ -2,6 +2,8 @@
 // (spec/slurm-sbatch.md §3, spec/air-runtime.md §1.9).
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <string_view>
 
@@ -31,6 +33,17 @@ struct VariableRule {
 
 /// Variables AI Runtime sets on every node; assigning them would fight it.
 [[nodiscard]] bool is_runtime_variable(std::string_view name);
+
+/// A character of a shell NAME: [A-Za-z0-9_]. Inline: scanners call it per byte.
+inline bool is_variable_name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/// A shell NAME: [A-Za-z_][A-Za-z0-9_]*.
+inline bool is_variable_name(std::string_view name) {
+  return !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&
+         std::all_of(name.begin(), name.end(), is_variable_name_char);
+}
 
 /// Names that hold credentials: *_TOKEN, *_API_KEY, *_SECRET, *PASSWORD*, AWS_*, ...
 [[nodiscard]] bool is_secret_name(std::string_view name);

@@ -8,13 +8,12 @@
 #include <algorithm>
 #include <map>
 
+#include "air/variables.hpp"
 #include "directives/directives.hpp"
 #include "parse/parse_script.hpp"
 
 namespace s2a::bundle {
 namespace {
-
-bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 /// "$jid", "${jid}", "${jid%%;*}" -> "jid"; empty for anything else.
 std::string expansion_name(std::string_view job) {
@@ -22,7 +21,7 @@ std::string expansion_name(std::string_view job) {
   size_t at = 1;
   if (job[1] == '{') at = 2;
   size_t end = at;
-  while (end < job.size() && is_name_char(job[end])) ++end;
+  while (end < job.size() && air::is_variable_name_char(job[end])) ++end;
   if (end == at) return {};
   if (at == 1 && end != job.size()) return {};
   if (at == 2 && job.back() != '}') return {};

@@ -18,9 +18,10 @@ constexpr std::string_view kMarker = "slurm2air:";
 /// byte, and `s` is everywhere in a script: searching from the `2` calls it
 /// about a tenth as often (every script is searched once).
 bool has_marker(std::string_view text) {
-  constexpr size_t kTwo = 5;  // "slurm" before it
-  for (size_t at = text.find("2air:"); at != std::string_view::npos;
-       at = text.find("2air:", at + 1)) {
+  constexpr size_t kTwo = kMarker.find('2');
+  constexpr std::string_view kFromTwo = kMarker.substr(kTwo);
+  for (size_t at = text.find(kFromTwo); at != std::string_view::npos;
+       at = text.find(kFromTwo, at + 1)) {
     if (at >= kTwo && text.substr(at - kTwo, kMarker.size()) == kMarker) return true;
   }
   return false;
