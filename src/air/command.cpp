@@ -150,6 +150,14 @@ struct LauncherOption {
   Span value_span;        // the value as written (empty for flags)
 };
 
+/// A SLURM* name the script itself sets, from where its assignment ends.
+struct OwnName {
+  static constexpr uint32_t kEveryView = UINT32_MAX;  // a name Slurm never sets
+  uint32_t view = 0;
+  std::string name;
+  uint32_t from = 0;
+};
+
 class CommandMapper final : public CommandEditor {
  public:
   CommandMapper(const SourceFile& file, const slurm::Body& body, const slurm::Job& job,
@@ -168,6 +176,7 @@ class CommandMapper final : public CommandEditor {
 
   CommandMapping run() {
     track_variables();
+    record_own_slurm_names();
     make_process_counts_portable();
     for (const Site& site : body_.sites) {
       report_slurm_command_in_variable(site);
@@ -333,6 +342,55 @@ class CommandMapper final : public CommandEditor {
   }
 
   // --- pass 1: $(scontrol show hostnames ... | head -n 1) -> $MASTER_ADDR ---
+
+  // --- SLURM* names the script sets itself -----------------------------------
+
+  /// `SLURM_DIR="$3/logs"`, `declare -xr SLURM_JOB_SCRIPT=...`: a name Slurm
+  /// never sets is the script's own wherever it is assigned. A name Slurm
+  /// sets (`export SLURM_JOB_ID="$DATESTAMP"`) holds the script's value after
+  /// an assignment that always runs; after `[ -z "$SLURM_NTASKS" ] &&
+  /// SLURM_NTASKS=1` it is still Slurm's wherever Slurm set one. The script's
+  /// own values are computed on the node too, so their uses are neither
+  /// renamed nor reported.
+  void record_own_slurm_names() {
+    for (const Site& site : body_.sites) {
+      const slurm::Context& c = site.context;
+      const bool always_runs =
+          !(c.in_function || c.in_loop || c.in_branch || c.in_substitution || c.in_srun);
+      const ast::Command& command = *site.command;
+      if (command.words.empty()) {
+        for (const ast::Assignment& a : command.assignments) {
+          record_own_slurm_name(site.view, a.name, a.span.end, always_runs);
+        }
+      } else if (slurm::is_declaration_builtin(site.program)) {
+        for (size_t i = 1; i < command.words.size(); ++i) {
+          const Span span = command.words[i].span;
+          const std::string_view written = source(site.view, span);
+          const size_t eq = written.find('=');
+          if (eq != std::string_view::npos) {
+            record_own_slurm_name(site.view, written.substr(0, eq), span.end, always_runs);
+          }
+        }
+      }
+    }
+  }
+
+  void record_own_slurm_name(uint32_t view, std::string_view name, uint32_t from,
+                             bool always_runs) {
+    if (!name.starts_with("SLURM") || !is_variable_name(name)) return;
+    if (!is_set_by_slurm(name)) {
+      own_slurm_names_.push_back({OwnName::kEveryView, std::string(name), 0});
+    } else if (always_runs) {
+      own_slurm_names_.push_back({view, std::string(name), from});
+    }
+  }
+
+  [[nodiscard]] bool is_own_value(uint32_t view, std::string_view name, uint32_t at) const {
+    return std::any_of(own_slurm_names_.begin(), own_slurm_names_.end(), [&](const OwnName& own) {
+      return (own.view == view || own.view == OwnName::kEveryView) && own.from <= at &&
+             own.name == name;
+    });
+  }
 
   // --- shell variables the launch lines refer to -----------------------------
 
@@ -1339,6 +1397,7 @@ class CommandMapper final : public CommandEditor {
       const std::string name(text.substr(begin, end - begin));
       if (is_shim_provided(site, name)) return;
       const Span name_span{static_cast<uint32_t>(base + begin), static_cast<uint32_t>(base + end)};
+      if (is_own_value(site.view, name, name_span.begin)) return;
       if (is_replaced(site.view, name_span)) return;
       const VariableRule rule = rule_for(name, job_, compute_, experiment_name_);
       if (rule.action == VariableAction::rename) {
@@ -1370,6 +1429,7 @@ class CommandMapper final : public CommandEditor {
     // rule_for() keeps every name that is not SLURM*: most parameters.
     if (part.text.rfind("SLURM", 0) != 0) return;
     if (is_shim_provided(site, part.text)) return;  // set in each worker by the shim
+    if (is_own_value(site.view, part.text, part.span.begin)) return;
     report_batch_node_rank(site, part);
     const VariableRule rule = rule_for(part.text, job_, compute_, experiment_name_);
     switch (rule.action) {
@@ -1561,6 +1621,7 @@ class CommandMapper final : public CommandEditor {
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables
   std::vector<Span> portable_counts_;        // literal counts now $LOCAL_WORLD_SIZE/$WORLD_SIZE
+  std::vector<OwnName> own_slurm_names_;     // SLURM* names the script sets (rare: a scan)
   CommandMapping result_;
   SetupResult setup_result_;
   SetupMapper setup_;  // environment rules (setup.cpp); edits through this mapper

@@ -31,6 +31,10 @@ struct VariableRule {
 [[nodiscard]] VariableRule rule_for(std::string_view name, const slurm::Job& job,
                                     const Compute& compute, const std::string& experiment_name);
 
+/// Names Slurm (or a site's prolog, like SLURM_TMPDIR) sets in a job's
+/// environment: its output variables. Other SLURM* names are the user's own.
+[[nodiscard]] bool is_set_by_slurm(std::string_view name);
+
 /// Variables AI Runtime sets on every node; assigning them would fight it.
 [[nodiscard]] bool is_runtime_variable(std::string_view name);
 

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "air/launch.hpp"
+#include "air/variables.hpp"
 #include "support/run_process.hpp"
 #include "translate.hpp"
 
@@ -293,6 +294,39 @@ TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
   // A variable holding a program stays the program.
   const Translation program = run(script(k2x8, "PY=python3\nsrun $PY t.py\n"));
   EXPECT_EQ(body_of(program), "PY=python3\n$PY t.py\n");
+}
+
+TEST(LaunchCommand, SlurmNamesTheScriptSetsItselfKeepTheScriptsValue) {
+  // SDSC's spack jobs: `declare -xr SLURM_JOB_SCRIPT=...`, then read it.
+  const Translation t = run(script(k2x8,
+                                   "declare -xr SLURM_JOB_SCRIPT=\"$(pwd)/job.sh\"\n"
+                                   "SLURM_DIR=/tmp/run\n"
+                                   "md5sum ${SLURM_JOB_SCRIPT} > $SLURM_DIR/sum\n"
+                                   "export SLURM_NPROCS=16\n"
+                                   "echo $SLURM_NPROCS $((SLURM_NPROCS * 2))\n"));
+  EXPECT_NE(body_of(t).find("md5sum ${SLURM_JOB_SCRIPT} > $SLURM_DIR/sum\n"), std::string::npos)
+      << body_of(t);
+  EXPECT_NE(body_of(t).find("echo $SLURM_NPROCS $((SLURM_NPROCS * 2))"), std::string::npos)
+      << body_of(t);
+  EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped));
+  // Before the assignment, and inside its own value, the name is still Slurm's.
+  const Translation before = run(script(
+      k2x8, "echo $SLURM_NPROCS\nSLURM_JOB_ID=${SLURM_JOB_ID:-local}\necho $SLURM_JOB_ID\n"));
+  EXPECT_EQ(body_of(before),
+            "echo $NUM_NODES\nSLURM_JOB_ID=${SLURM_JOB_ID:-local}\necho $SLURM_JOB_ID\n");
+  EXPECT_EQ(message_of(before, Code::slurm_variable_unmapped),
+            "$SLURM_JOB_ID has no AI Runtime equivalent: there is no job id on the nodes");
+  // A name Slurm never sets is the script's wherever it is assigned.
+  EXPECT_TRUE(air::is_set_by_slurm("SLURM_TMPDIR"));
+  EXPECT_TRUE(air::is_set_by_slurm("SLURM_JOB_NODELIST_HET_GROUP_1"));
+  EXPECT_FALSE(air::is_set_by_slurm("SLURM_DIR"));
+  const Translation branch =
+      run(script(k2x8, "case $1 in slurm) SLURM_DIR=\"$3/logs\";; esac\nmkdir -p $SLURM_DIR\n"));
+  EXPECT_FALSE(has_code(branch, Code::slurm_variable_unmapped));
+  // An assignment that may not run leaves Slurm's value where Slurm set one.
+  const Translation fallback =
+      run(script(k2x8, "[ -z \"$SLURM_NPROCS\" ] && SLURM_NPROCS=1\nmpirun -np $SLURM_NPROCS t\n"));
+  EXPECT_NE(body_of(fallback).find("-np $NUM_NODES t"), std::string::npos) << body_of(fallback);
 }
 
 TEST(LaunchCommand, SiteTemporaryDirectoryBecomesTheNodesOwn) {
