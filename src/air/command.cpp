@@ -631,6 +631,9 @@ class CommandMapper final : public CommandEditor {
     }
     report_mpi_plugin(site);
     const Span prefix{words[0].span.begin, words[site.srun_operand].span.begin};
+    // Every way on takes srun and its options off the line (a nested script
+    // is replaced whole later): what the options name is gone, not translated.
+    mark_replaced(site.view, prefix);
     const std::optional<std::string> rank = single_node_rank(site);
     if (starts_tasks_per_gpu(site) && !rank) {
       start_tasks_with_torchrun(site, step_tasks_per_node, prefix);

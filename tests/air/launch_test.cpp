@@ -329,6 +329,20 @@ TEST(LaunchCommand, SlurmNamesTheScriptSetsItselfKeepTheScriptsValue) {
   EXPECT_NE(body_of(fallback).find("-np $NUM_NODES t"), std::string::npos) << body_of(fallback);
 }
 
+TEST(LaunchDiagnostics, VariablesInSrunsOwnOptionsGoWithThem) {
+  // MLPerf's `srun --mpi="${SLURM_MPI_TYPE:-pmix}" --ntasks="${SLURM_JOB_NUM_NODES}" ...`.
+  const std::string text = script(
+      k2x8,
+      "srun --mpi=\"${SLURM_MPI_TYPE:-pmix}\" --jobid $SLURM_JOB_ID python t.py $SLURM_JOB_ID\n");
+  const Translation t = run(text);
+  EXPECT_EQ(body_of(t), "python t.py $SLURM_JOB_ID\n");
+  std::vector<uint32_t> reported;  // S2A4002 offsets: the program's argument only
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::slurm_variable_unmapped) reported.push_back(d.span.begin);
+  }
+  EXPECT_EQ(reported, std::vector<uint32_t>{static_cast<uint32_t>(text.rfind("$SLURM_JOB_ID"))});
+}
+
 TEST(LaunchCommand, SiteTemporaryDirectoryBecomesTheNodesOwn) {
   const Translation t =
       run(script("#SBATCH --gpus-per-node=h100:8\n",
