@@ -34,114 +34,198 @@ bool has_array_preamble(const slurm::Job& job) {
 
 }  // namespace
 
+namespace {
+
+// sbatch's and srun's output environment (src/common/env.c and the
+// controller's job environment), sorted for binary search.
+constexpr std::array<std::string_view, 99> kSlurmSet = {
+    "SLURMD_NODENAME",
+    "SLURM_ARRAY_JOB_ID",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_MAX",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_STEP",
+    "SLURM_CLUSTERS",
+    "SLURM_CLUSTER_NAME",
+    "SLURM_CONF",
+    "SLURM_CPUS_ON_NODE",
+    "SLURM_CPUS_PER_GPU",
+    "SLURM_CPUS_PER_TASK",
+    "SLURM_CPU_BIND",
+    "SLURM_CPU_BIND_LIST",
+    "SLURM_CPU_BIND_TYPE",
+    "SLURM_CPU_BIND_VERBOSE",
+    "SLURM_DISTRIBUTION",
+    "SLURM_DIST_PLANESIZE",
+    "SLURM_EXPORT_ENV",
+    "SLURM_GPUS",
+    "SLURM_GPUS_ON_NODE",
+    "SLURM_GPUS_PER_NODE",
+    "SLURM_GPUS_PER_SOCKET",
+    "SLURM_GPUS_PER_TASK",
+    "SLURM_GPU_BIND",
+    "SLURM_GPU_FREQ",
+    "SLURM_GTIDS",
+    "SLURM_HET_SIZE",
+    "SLURM_HINT",
+    "SLURM_JOBID",
+    "SLURM_JOB_ACCOUNT",
+    "SLURM_JOB_CPUS_PER_NODE",
+    "SLURM_JOB_DEPENDENCY",
+    "SLURM_JOB_END_TIME",
+    "SLURM_JOB_EXCLUSIVE",
+    "SLURM_JOB_GID",
+    "SLURM_JOB_GPUS",
+    "SLURM_JOB_GROUP",
+    "SLURM_JOB_ID",
+    "SLURM_JOB_LICENSES",
+    "SLURM_JOB_NAME",
+    "SLURM_JOB_NODELIST",
+    "SLURM_JOB_NUM_NODES",
+    "SLURM_JOB_OVERSUBSCRIBE",
+    "SLURM_JOB_PARTITION",
+    "SLURM_JOB_QOS",
+    "SLURM_JOB_RESERVATION",
+    "SLURM_JOB_SEGMENT_SIZE",
+    "SLURM_JOB_START_TIME",
+    "SLURM_JOB_UID",
+    "SLURM_JOB_USER",
+    "SLURM_LAUNCH_NODE_IPADDR",
+    "SLURM_LOCALID",
+    "SLURM_MEM_BIND",
+    "SLURM_MEM_PER_CPU",
+    "SLURM_MEM_PER_GPU",
+    "SLURM_MEM_PER_NODE",
+    "SLURM_NETWORK",
+    "SLURM_NNODES",
+    "SLURM_NODEID",
+    "SLURM_NODELIST",
+    "SLURM_NODE_ALIASES",
+    "SLURM_NPROCS",
+    "SLURM_NTASKS",
+    "SLURM_NTASKS_PER_CORE",
+    "SLURM_NTASKS_PER_GPU",
+    "SLURM_NTASKS_PER_NODE",
+    "SLURM_NTASKS_PER_SOCKET",
+    "SLURM_NTASKS_PER_TRES",
+    "SLURM_OPEN_MODE",
+    "SLURM_OVERCOMMIT",
+    "SLURM_PRIO_PROCESS",
+    "SLURM_PROCID",
+    "SLURM_PROFILE",
+    "SLURM_RESTART_COUNT",
+    "SLURM_RUNTIME",
+    "SLURM_SRUN_COMM_HOST",
+    "SLURM_SRUN_COMM_PORT",
+    "SLURM_STEPID",
+    "SLURM_STEP_GPUS",
+    "SLURM_STEP_ID",
+    "SLURM_STEP_LAUNCHER_PORT",
+    "SLURM_STEP_NODELIST",
+    "SLURM_STEP_NUM_NODES",
+    "SLURM_STEP_NUM_TASKS",
+    "SLURM_STEP_RESV_PORTS",
+    "SLURM_STEP_TASKS_PER_NODE",
+    "SLURM_SUBMIT_DIR",
+    "SLURM_SUBMIT_HOST",
+    "SLURM_TASKS_PER_NODE",
+    "SLURM_TASK_PID",
+    "SLURM_THREADS_PER_CORE",
+    "SLURM_TMPDIR",
+    "SLURM_TOPOLOGY_ADDR",
+    "SLURM_TOPOLOGY_ADDR_PATTERN",
+    "SLURM_TRES_BIND",
+    "SLURM_TRES_PER_TASK",
+    "SLURM_UMASK",
+};
+static_assert(std::is_sorted(kSlurmSet.begin(), kSlurmSet.end()));
+
+/// `$SLURM_JOB_ID_0`, `$SLURM_ARRAY_JOB_ID_$SLURM_ARRAY_TASK_ID`: bash reads
+/// the longest name, so text meant to follow a Slurm name joins it. That
+/// name, when the rest looks like such text (`_` alone, or lower case or
+/// digits in it) rather than more of a name (`_PER_NOD`), else empty.
+std::string_view slurm_name_before_suffix(std::string_view name) {
+  std::string_view longest;
+  for (std::string_view known : kSlurmSet) {
+    if (name.size() > known.size() && name.starts_with(known) && known.size() > longest.size()) {
+      longest = known;
+    }
+  }
+  const std::string_view rest = name.substr(longest.size());
+  const bool text_like = rest == "_" || std::any_of(rest.begin(), rest.end(), [](char c) {
+                           return std::islower(static_cast<unsigned char>(c)) ||
+                                  std::isdigit(static_cast<unsigned char>(c));
+                         });
+  return text_like ? longest : std::string_view{};
+}
+
+/// Levenshtein distance, capped: names are short and this runs only for
+/// names Slurm does not set.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// The Slurm name `name` misspells (one or two letters off; the closest),
+/// else empty.
+std::string_view misspelled_slurm_name(std::string_view name) {
+  std::string_view closest;
+  size_t best = 3;
+  for (std::string_view known : kSlurmSet) {
+    const size_t distance = edit_distance(name, known);
+    if (distance < best) {
+      best = distance;
+      closest = known;
+    }
+  }
+  return closest;
+}
+
+/// A SLURM* name Slurm does not set: a suffix read into a Slurm name, a
+/// misspelling (both empty under Slurm too), or a variable of the site or the
+/// submitting shell. Which one is the author's to say; the report names each.
+VariableRule rule_for_name_slurm_does_not_set(std::string_view name) {
+  const std::string elsewhere =
+      "the site or the submitting shell set it, and neither exists on AI Runtime, where it is "
+      "empty";
+  const std::string joined(slurm_name_before_suffix(name));
+  if (!joined.empty()) {
+    const std::string suffix(name.substr(joined.size()));
+    return unmapped("is not a Slurm variable: bash reads the longest name, so if `" + suffix +
+                        "` was meant as text after $" + joined +
+                        ", the value was empty under Slurm too; otherwise " + elsewhere,
+                    "write ${" + joined + "}" + suffix + " if that was meant");
+  }
+  const std::string misspelled(misspelled_slurm_name(name));
+  if (!misspelled.empty()) {
+    return unmapped("is not a Slurm variable: if it misspells $" + misspelled +
+                        ", the value was empty under Slurm too; otherwise " + elsewhere,
+                    "write $" + misspelled + " if that was meant");
+  }
+  return unmapped("is not a Slurm variable: " + elsewhere,
+                  "set it in the script, or in env_variables");
+}
+
+}  // namespace
+
 bool is_set_by_slurm(std::string_view name) {
-  // sbatch's and srun's output environment (src/common/env.c and the
-  // controller's job environment), sorted for binary search.
-  static constexpr std::array<std::string_view, 98> kSlurmSet = {
-      "SLURMD_NODENAME",
-      "SLURM_ARRAY_JOB_ID",
-      "SLURM_ARRAY_TASK_COUNT",
-      "SLURM_ARRAY_TASK_ID",
-      "SLURM_ARRAY_TASK_MAX",
-      "SLURM_ARRAY_TASK_MIN",
-      "SLURM_ARRAY_TASK_STEP",
-      "SLURM_CLUSTERS",
-      "SLURM_CLUSTER_NAME",
-      "SLURM_CONF",
-      "SLURM_CPUS_ON_NODE",
-      "SLURM_CPUS_PER_GPU",
-      "SLURM_CPUS_PER_TASK",
-      "SLURM_CPU_BIND",
-      "SLURM_CPU_BIND_LIST",
-      "SLURM_CPU_BIND_TYPE",
-      "SLURM_CPU_BIND_VERBOSE",
-      "SLURM_DISTRIBUTION",
-      "SLURM_DIST_PLANESIZE",
-      "SLURM_EXPORT_ENV",
-      "SLURM_GPUS",
-      "SLURM_GPUS_ON_NODE",
-      "SLURM_GPUS_PER_NODE",
-      "SLURM_GPUS_PER_SOCKET",
-      "SLURM_GPUS_PER_TASK",
-      "SLURM_GPU_BIND",
-      "SLURM_GPU_FREQ",
-      "SLURM_GTIDS",
-      "SLURM_HET_SIZE",
-      "SLURM_HINT",
-      "SLURM_JOBID",
-      "SLURM_JOB_ACCOUNT",
-      "SLURM_JOB_CPUS_PER_NODE",
-      "SLURM_JOB_DEPENDENCY",
-      "SLURM_JOB_END_TIME",
-      "SLURM_JOB_EXCLUSIVE",
-      "SLURM_JOB_GID",
-      "SLURM_JOB_GPUS",
-      "SLURM_JOB_GROUP",
-      "SLURM_JOB_ID",
-      "SLURM_JOB_LICENSES",
-      "SLURM_JOB_NAME",
-      "SLURM_JOB_NODELIST",
-      "SLURM_JOB_NUM_NODES",
-      "SLURM_JOB_OVERSUBSCRIBE",
-      "SLURM_JOB_PARTITION",
-      "SLURM_JOB_QOS",
-      "SLURM_JOB_RESERVATION",
-      "SLURM_JOB_SEGMENT_SIZE",
-      "SLURM_JOB_START_TIME",
-      "SLURM_JOB_UID",
-      "SLURM_JOB_USER",
-      "SLURM_LAUNCH_NODE_IPADDR",
-      "SLURM_LOCALID",
-      "SLURM_MEM_BIND",
-      "SLURM_MEM_PER_CPU",
-      "SLURM_MEM_PER_GPU",
-      "SLURM_MEM_PER_NODE",
-      "SLURM_NETWORK",
-      "SLURM_NNODES",
-      "SLURM_NODEID",
-      "SLURM_NODELIST",
-      "SLURM_NPROCS",
-      "SLURM_NTASKS",
-      "SLURM_NTASKS_PER_CORE",
-      "SLURM_NTASKS_PER_GPU",
-      "SLURM_NTASKS_PER_NODE",
-      "SLURM_NTASKS_PER_SOCKET",
-      "SLURM_NTASKS_PER_TRES",
-      "SLURM_OPEN_MODE",
-      "SLURM_OVERCOMMIT",
-      "SLURM_PRIO_PROCESS",
-      "SLURM_PROCID",
-      "SLURM_PROFILE",
-      "SLURM_RESTART_COUNT",
-      "SLURM_RUNTIME",
-      "SLURM_SRUN_COMM_HOST",
-      "SLURM_SRUN_COMM_PORT",
-      "SLURM_STEPID",
-      "SLURM_STEP_GPUS",
-      "SLURM_STEP_ID",
-      "SLURM_STEP_LAUNCHER_PORT",
-      "SLURM_STEP_NODELIST",
-      "SLURM_STEP_NUM_NODES",
-      "SLURM_STEP_NUM_TASKS",
-      "SLURM_STEP_RESV_PORTS",
-      "SLURM_STEP_TASKS_PER_NODE",
-      "SLURM_SUBMIT_DIR",
-      "SLURM_SUBMIT_HOST",
-      "SLURM_TASKS_PER_NODE",
-      "SLURM_TASK_PID",
-      "SLURM_THREADS_PER_CORE",
-      "SLURM_TMPDIR",
-      "SLURM_TOPOLOGY_ADDR",
-      "SLURM_TOPOLOGY_ADDR_PATTERN",
-      "SLURM_TRES_BIND",
-      "SLURM_TRES_PER_TASK",
-      "SLURM_UMASK",
-  };
-  static_assert(std::is_sorted(kSlurmSet.begin(), kSlurmSet.end()));
   if (std::binary_search(kSlurmSet.begin(), kSlurmSet.end(), name)) return true;
-  // Families: containers, SPANK plugin options, heterogeneous job components.
+  // Families: containers, SPANK plugin options, heterogeneous job components
+  // (PACK_GROUP before Slurm 20.02).
   return name.starts_with("SLURM_CONTAINER") || name.starts_with("SLURM_SPANK_") ||
-         name.find("_HET_GROUP_") != std::string_view::npos;
+         name.find("_HET_GROUP_") != std::string_view::npos ||
+         name.find("_PACK_GROUP_") != std::string_view::npos;
 }
 
 bool is_runtime_variable(std::string_view name) {
@@ -343,6 +427,7 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
     return unmapped("is not set: the script gives no --cpus-per-task",
                     "use $(nproc) for the CPUs of the node");
   }
+  if (!is_set_by_slurm(name)) return rule_for_name_slurm_does_not_set(name);
   return unmapped("has no AI Runtime equivalent", "remove it or compute the value in the script");
 }
 

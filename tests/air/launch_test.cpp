@@ -343,6 +343,33 @@ TEST(LaunchDiagnostics, VariablesInSrunsOwnOptionsGoWithThem) {
   EXPECT_EQ(reported, std::vector<uint32_t>{static_cast<uint32_t>(text.rfind("$SLURM_JOB_ID"))});
 }
 
+TEST(LaunchDiagnostics, NamesSlurmDoesNotSetAreToldApart) {
+  const Translation t = run(script(
+      k2x8, "echo $SLURM_ARRAY_JOB_ID_$SLURM_ARRAY_TASK_ID $SLURM_NTASKS_PER_NOD $SLURM_QUEUE\n"));
+  std::vector<std::string> reports;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::slurm_variable_unmapped) reports.push_back(d.message + " / " + d.hint);
+  }
+  const std::string elsewhere =
+      "the site or the submitting shell set it, and neither exists on AI Runtime, where it is "
+      "empty";
+  EXPECT_EQ(reports, (std::vector<std::string>{
+                         // bash reads `$SLURM_ARRAY_JOB_ID_` as one name
+                         "$SLURM_ARRAY_JOB_ID_ is not a Slurm variable: bash reads the longest "
+                         "name, so if `_` was meant as text after $SLURM_ARRAY_JOB_ID, the value "
+                         "was empty under Slurm too; otherwise " +
+                             elsewhere + " / write ${SLURM_ARRAY_JOB_ID}_ if that was meant",
+                         "$SLURM_ARRAY_TASK_ID has no AI Runtime equivalent: a workload is not an "
+                         "array / submit one run per index with --override parameters.index=N "
+                         "and read $HYPERPARAMETERS_PATH, or use a bundle for_each_task",
+                         "$SLURM_NTASKS_PER_NOD is not a Slurm variable: if it misspells "
+                         "$SLURM_NTASKS_PER_NODE, the value was empty under Slurm too; otherwise " +
+                             elsewhere + " / write $SLURM_NTASKS_PER_NODE if that was meant",
+                         "$SLURM_QUEUE is not a Slurm variable: " + elsewhere +
+                             " / set it in the script, or in env_variables",
+                     }));
+}
+
 TEST(LaunchCommand, SiteTemporaryDirectoryBecomesTheNodesOwn) {
   const Translation t =
       run(script("#SBATCH --gpus-per-node=h100:8\n",
