@@ -188,6 +188,7 @@ class CommandMapper final : public CommandEditor {
     for (const Site& site : body_.sites) {
       if (!is_replaced(site.view, site.command->span)) map_site(site);
     }
+    keep_blocks_non_empty();
     for (const Site& site : body_.sites) unwrap_nested_script(site);
     report_cluster_paths();
     const slurm::TextView& top = body_.views[0];
@@ -292,6 +293,7 @@ class CommandMapper final : public CommandEditor {
         if (c == '\n') commented += "# ";
       }
       replace(view, span, commented, reason);
+      commented_out_.emplace(view, span.begin);
     } else {
       // A comment would end the line for the statements beside it; a quoted
       // `:` argument is inert (no expansion) and says what was here.
@@ -299,6 +301,37 @@ class CommandMapper final : public CommandEditor {
       replace(view, site.command->span, ": " + single_quote("[slurm2air] " + std::string(removed)),
               reason);
     }
+  }
+
+  /// `then`, `else`, `do` and `{` need a command: a block whose every
+  /// statement became a comment (`if [ -f env.sh ]; then source env.sh; fi`
+  /// with the source removed) gets `:` in front of its first one.
+  void keep_blocks_non_empty() {
+    if (commented_out_.empty()) return;
+    keep_non_empty(0, body_.parse.script.body);
+    for (const auto& nested : body_.nested) keep_non_empty(nested->view, nested->parse.script.body);
+  }
+
+  void keep_non_empty(uint32_t view, const ast::List& list) {
+    for (const ast::ListItem& item : list.items) keep_non_empty(view, item.command);
+  }
+
+  void keep_non_empty(uint32_t view, const ast::Command& command) {
+    for (const ast::Command& child : command.children) keep_non_empty(view, child);
+    for (const ast::List& block : command.blocks) {
+      const bool all_commented =
+          !block.items.empty() &&
+          std::all_of(block.items.begin(), block.items.end(), [&](const ast::ListItem& item) {
+            return commented_out_.count({view, item.span.begin}) != 0;
+          });
+      if (all_commented) {
+        const uint32_t at = block.items.front().span.begin;
+        edit(view, Span{at, at}, ": ", "a block needs a command; `:` does nothing");
+      }
+      keep_non_empty(view, block);
+    }
+    // An empty case branch (`x) ;;`) is valid: nothing to keep there.
+    for (const ast::CaseItem& item : command.case_items) keep_non_empty(view, item.body);
   }
 
   // --- last: paths on the cluster's storage -----------------------------------
@@ -660,10 +693,8 @@ class CommandMapper final : public CommandEditor {
     if (site.nested_script >= 0) return;  // replaced whole by unwrap_nested_script()
     if (rank && compute_.nodes > 1 && !site.context.in_substitution) {
       report_steps_side_by_side(site);
-      edit(site.view, prefix, "if [ \"$NODE_RANK\" = " + *rank + " ]; then ",
-           "this srun step ran on one node: keep it on node " + *rank);
-      edit(site.view, Span{site.command->span.end, site.command->span.end}, "; fi",
-           "end of the node guard");
+      guard_on_node(site, *rank, "this srun step ran on one node: keep it on node " + *rank);
+      edit(site.view, prefix, "", "srun is not needed on the node");
       return;
     }
     edit(site.view, prefix, "", "AI Runtime already runs the command once on every node");
@@ -716,13 +747,19 @@ class CommandMapper final : public CommandEditor {
            "a program that reads RANK/LOCAL_RANK/WORLD_SIZE needs no shim");
     const std::string procs = tasks == compute_.gpus_per_node ? std::string("\"$LOCAL_WORLD_SIZE\"")
                                                               : std::to_string(tasks);
-    edit(site.view, prefix,
-         "if [ \"$NODE_RANK\" = " + rank + " ]; then " + one_node_torchrun(procs) +
-             slurm_task_shim(),
+    guard_on_node(site, rank, "the step ran on one node: keep it on node " + rank);
+    edit(site.view, prefix, one_node_torchrun(procs) + slurm_task_shim(),
          "the step's " + std::to_string(tasks) + " tasks, started on node " + rank +
              " only by torchrun, with SLURM_* task variables");
-    edit(site.view, Span{site.command->span.end, site.command->span.end}, "; fi",
-         "end of the node guard");
+  }
+
+  /// `if [ "$NODE_RANK" = N ]; then COMMAND; fi` around the whole simple
+  /// command, its assignments included (`PYTHONPATH=x srun -N1 ...`).
+  void guard_on_node(const Site& site, const std::string& rank, const std::string& reason) {
+    const Span span = site.command->span;
+    edit(site.view, Span{span.begin, span.begin}, "if [ \"$NODE_RANK\" = " + rank + " ]; then ",
+         reason);
+    edit(site.view, Span{span.end, span.end}, "; fi", "end of the node guard");
   }
 
   uint64_t srun_tasks_per_node(const Site& site) const {
@@ -952,9 +989,17 @@ class CommandMapper final : public CommandEditor {
     }
     const bool alone =
         site.statement != nullptr && !site.statement->background && site.command->redirects.empty();
-    if (!alone) inner = "{\n" + inner + "}";
+    // `}` and `fi` start their own line: the script may end in a comment.
+    auto end_line = [](std::string& text) {
+      if (!text.empty() && text.back() != '\n') text.push_back('\n');
+    };
+    if (!alone) {
+      end_line(inner);
+      inner = "{\n" + inner + "}";
+    }
     const std::optional<std::string> rank = site.srun ? single_node_rank(site) : std::nullopt;
     if (rank && compute_.nodes > 1) {
+      end_line(inner);
       inner = "if [ \"$NODE_RANK\" = " + *rank + " ]; then\n" + inner + "fi";
     }
     if (alone && !inner.empty() && inner.back() == '\n') inner.pop_back();
@@ -1168,8 +1213,9 @@ class CommandMapper final : public CommandEditor {
     return true;
   }
 
+  /// The whole statement (`a && b`), without its `;` or newline.
   void guard_on_node_zero(const Site& site, const std::string& reason) {
-    const Span span = site.statement->span;
+    const Span span = site.statement->command.span;
     edit(site.view, Span{span.begin, span.begin}, "if [ \"$NODE_RANK\" = 0 ]; then ", reason);
     edit(site.view, Span{span.end, span.end}, "; fi", "end of the node-0 guard");
   }
@@ -1625,6 +1671,7 @@ class CommandMapper final : public CommandEditor {
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables
   std::vector<Span> portable_counts_;        // literal counts now $LOCAL_WORLD_SIZE/$WORLD_SIZE
   std::vector<OwnName> own_slurm_names_;     // SLURM* names the script sets (rare: a scan)
+  std::set<std::pair<uint32_t, uint32_t>> commented_out_;  // (view, begin) of removed statements
   CommandMapping result_;
   SetupResult setup_result_;
   SetupMapper setup_;  // environment rules (setup.cpp); edits through this mapper

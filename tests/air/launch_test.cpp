@@ -370,6 +370,16 @@ TEST(LaunchDiagnostics, NamesSlurmDoesNotSetAreToldApart) {
                      }));
 }
 
+TEST(LaunchCommand, NodeGuardsWrapTheWholeCommandAndStayValidShell) {
+  // The guard takes the command's own assignments in, and leaves its `;` out.
+  EXPECT_EQ(body_of(run(script(k2x8, "PYTHONPATH=x srun -N1 -n1 python a.py\nmv a b ;\n"))),
+            "if [ \"$NODE_RANK\" = 0 ]; then PYTHONPATH=x python a.py; fi\n"
+            "if [ \"$NODE_RANK\" = 0 ]; then mv a b; fi ;\n");
+  // An unwrapped script ending in a comment: `}` and `fi` on lines of their own.
+  EXPECT_EQ(body_of(run(script(k2x8, "srun -N1 -n1 -r 1 bash -c \"nvidia-smi # gpus\" > log &\n"))),
+            "if [ \"$NODE_RANK\" = 1 ]; then\n{\nnvidia-smi # gpus\n}\nfi > log &\n");
+}
+
 TEST(LaunchCommand, SiteTemporaryDirectoryBecomesTheNodesOwn) {
   const Translation t =
       run(script("#SBATCH --gpus-per-node=h100:8\n",

@@ -485,5 +485,18 @@ TEST(RemovedStatements, ThatShareTheirLineSayWhatWasThereWithoutRunningIt) {
   EXPECT_NE(access(marker.c_str(), F_OK), 0) << "the removed statement's substitution ran";
 }
 
+TEST(Setup, ABlockLeftWithOnlyRemovedLinesKeepsACommand) {
+  // `then`, `else` and a function body need a command once `module` is gone.
+  const Translation t =
+      run("if [ -n \"$GPU\" ]; then\n  module load cuda\n  module load nccl\nelse\n  echo cpu\nfi\n"
+          "setup() {\n  conda activate base\n}\npython train.py\n");
+  ASSERT_TRUE(t.workload.has_value());
+  EXPECT_EQ(t.workload->command,
+            "cd \"$CODE_SOURCE_PATH\"\n"
+            "if [ -n \"$GPU\" ]; then\n  : # [slurm2air] module load cuda\n"
+            "  # [slurm2air] module load nccl\nelse\n  echo cpu\nfi\n"
+            "setup() {\n  : # [slurm2air] conda activate base\n}\npython train.py\n");
+}
+
 }  // namespace
 }  // namespace s2a

@@ -115,6 +115,16 @@ void compare_or_update_tree(const fs::path& dir) {
   fs::remove_all(out);
 }
 
+/// A workload's command must be valid bash whatever its edits (bundles write
+/// theirs to files under out/, checked as files).
+void expect_valid_bash_command(const YAML::Node& document) {
+  if (!document.IsMap() || !document["command"] || !document["command"].IsScalar()) return;
+  const fs::path file = fs::path(::testing::TempDir()) / "golden-command.sh";
+  write_file(file.string(), document["command"].as<std::string>());
+  const testing::ProcessResult bash = testing::run_process("bash", {"-n", file.string()});
+  EXPECT_EQ(bash.exit_code, 0) << "the command is not valid bash:\n" << bash.err;
+}
+
 class Golden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Golden, MatchesExpectedFiles) {
@@ -134,7 +144,9 @@ TEST_P(Golden, MatchesExpectedFiles) {
     EXPECT_EQ(expected_exit, result.exit_code);
   }
   if (!result.out.empty()) {
-    EXPECT_NO_THROW((void)YAML::Load(result.out)) << "stdout is not YAML";
+    YAML::Node document;
+    EXPECT_NO_THROW(document = YAML::Load(result.out)) << "stdout is not YAML";
+    expect_valid_bash_command(document);
   }
   compare_or_update_tree(dir);
 }

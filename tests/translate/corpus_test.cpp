@@ -82,6 +82,17 @@ TEST_P(Corpus, EveryLineThatLooksLikeADirectiveIsReadOrReported) {
   }
 }
 
+// Every edit keeps the shell valid: a removed statement that was a block's
+// only one, a node guard around `cmd;`, an unwrapped `bash -c` script.
+TEST_P(Corpus, TranslatedCommandIsValidBash) {
+  const Translation t = translate_corpus_file(GetParam());
+  ASSERT_TRUE(t.workload.has_value());
+  const fs::path file = fs::path(::testing::TempDir()) / "corpus-command.sh";
+  testing::write_file(file.string(), t.workload->command);
+  const testing::ProcessResult bash = testing::run_process("bash", {"-n", file.string()});
+  EXPECT_EQ(bash.exit_code, 0) << GetParam() << ":\n" << bash.err << t.workload->command;
+}
+
 INSTANTIATE_TEST_SUITE_P(Scripts, Corpus, ::testing::ValuesIn(corpus_files()),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            std::string name = param.param;
