@@ -150,6 +150,13 @@ struct LauncherOption {
   Span value_span;        // the value as written (empty for flags)
 };
 
+/// `DISTRIBUTED_ARGS="--nproc_per_node $GPUS --nnodes $NNODES ..."` or
+/// `ARGS=(--nnodes 2 ...)`: launcher options kept in a variable, as written.
+struct OptionVariable {
+  Span span;                        // the assignment
+  std::vector<std::string> fields;  // the words it splits into, quotes removed
+};
+
 /// A SLURM* name the script itself sets, from where its assignment ends.
 struct OwnName {
   static constexpr uint32_t kEveryView = UINT32_MAX;  // a name Slurm never sets
@@ -374,8 +381,6 @@ class CommandMapper final : public CommandEditor {
     setup_.move_exports_to_env(site, assignments, first_launch_seen_);
   }
 
-  // --- pass 1: $(scontrol show hostnames ... | head -n 1) -> $MASTER_ADDR ---
-
   // --- SLURM* names the script sets itself -----------------------------------
 
   /// `SLURM_DIR="$3/logs"`, `declare -xr SLURM_JOB_SCRIPT=...`: a name Slurm
@@ -444,6 +449,7 @@ class CommandMapper final : public CommandEditor {
       if (command.words.empty()) {
         for (const auto& a : command.assignments) {
           record(a.span.begin, a.name, a.is_array ? array_value(reader, a) : reader.word(a.value));
+          record_option_variable(site.view, a);
         }
       } else if (site.program == "export"sv || site.program == "declare"sv) {
         for (size_t i = 1; i < command.words.size(); ++i) {
@@ -458,6 +464,180 @@ class CommandMapper final : public CommandEditor {
         }
       }
     }
+  }
+
+  /// Remembers an assignment whose value starts with an option (`-`): the
+  /// words a launcher gets from `$NAME` or `${NAME[@]}`.
+  void record_option_variable(uint32_t view, const ast::Assignment& a) {
+    OptionVariable held{a.span, {}};
+    if (a.is_array) {
+      for (const ast::Word& element : a.elements) {
+        held.fields.push_back(unquoted(source(view, element.span)));
+      }
+    } else {
+      std::string text = unquoted(source(view, a.value.span));
+      for (size_t at = text.find("\\\n"); at != std::string::npos; at = text.find("\\\n", at)) {
+        text.replace(at, 2, " ");
+      }
+      std::string_view rest = text;
+      while (true) {
+        const size_t begin = rest.find_first_not_of(" \t\n");
+        if (begin == std::string_view::npos) break;
+        rest.remove_prefix(begin);
+        const size_t end = std::min(rest.find_first_of(" \t\n"), rest.size());
+        held.fields.emplace_back(rest.substr(0, end));
+        rest.remove_prefix(end);
+      }
+    }
+    if (!held.fields.empty() && held.fields.front().starts_with('-')) {
+      option_variables_.add(a.name, a.span.begin, std::move(held));
+    }
+  }
+
+  /// `"text"` or `'text'` without its quotes.
+  static std::string unquoted(std::string_view text) {
+    if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') &&
+        text.back() == text.front()) {
+      text = text.substr(1, text.size() - 2);
+    }
+    return std::string(text);
+  }
+
+  /// A launcher option held in a variable: `--nnodes $NNODES` in `$DISTRIBUTED_ARGS`.
+  struct HeldOption {
+    std::string name;   // normalized like LauncherOption::name
+    std::string value;  // as written ("" for a flag)
+    std::string variable;
+    Span assignment;
+  };
+
+  /// The options the launcher's `$NAME` / `${NAME[@]}` words bring in.
+  std::vector<HeldOption> held_options(const Site& site) const {
+    std::vector<HeldOption> out;
+    const auto& words = site.command->words;
+    for (size_t i = site.launcher.first_argument; i < words.size(); ++i) {
+      const ast::Word& word = words[i];
+      const ast::WordPart* param = whole_word_expansion(word);
+      if (param == nullptr) continue;
+      const OptionVariable* held = option_variables_.last_before(param->text, word.span.begin);
+      if (held == nullptr) continue;
+      for (size_t f = 0; f < held->fields.size(); ++f) {
+        const std::string& field = held->fields[f];
+        if (!field.starts_with('-')) continue;
+        const size_t dashes = field.starts_with("--") ? 2 : 1;
+        const size_t eq = field.find('=');
+        std::string name =
+            field.substr(dashes, eq == std::string::npos ? std::string::npos : eq - dashes);
+        std::replace(name.begin(), name.end(), '-', '_');
+        std::string value;
+        if (eq != std::string::npos) {
+          value = field.substr(eq + 1);
+        } else if (f + 1 < held->fields.size() && !held->fields[f + 1].starts_with('-')) {
+          value = held->fields[++f];
+        }
+        out.push_back({name, value, param->text, held->span});
+      }
+    }
+    return out;
+  }
+
+  /// `$NAME`, `${NAME}`, `"$NAME"`, `${NAME[@]}`, `"${NAME[@]}"` as a whole word.
+  static const ast::WordPart* whole_word_expansion(const ast::Word& word) {
+    const ast::WordPart* only = nullptr;
+    for (const ast::WordPart& part : word.parts) {
+      const ast::WordPart& inner =
+          part.kind == ast::PartKind::double_quoted && part.parts.size() == 1 ? part.parts[0]
+                                                                              : part;
+      if (only != nullptr || inner.kind != ast::PartKind::param) return nullptr;
+      if (!inner.op.empty() && inner.op != "[@]" && inner.op != "[*]") return nullptr;
+      only = &inner;
+    }
+    return only;
+  }
+
+  /// What a value written in an option variable stands for: a number, or a
+  /// variable. AI Runtime's own names mean what AI Runtime sets (the
+  /// script's assignments of them are removed).
+  ShellValue held_value(const Site& site, std::string_view text) const {
+    const std::string value = unquoted(text);
+    if (!value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c));
+        })) {
+      return {Meaning::number, std::stoull(value.substr(0, 18))};
+    }
+    std::string_view name = value;
+    if (name.starts_with("${") && name.ends_with('}')) {
+      name = name.substr(2, name.size() - 3);
+    } else if (name.starts_with('$')) {
+      name.remove_prefix(1);
+    } else {
+      return {};
+    }
+    if (!is_variable_name(name)) return {};
+    if (name == "MASTER_PORT") return {Meaning::port, std::nullopt};
+    if (name == "MASTER_ADDR") return {Meaning::node0_address, std::nullopt};
+    ast::WordPart param;
+    param.kind = ast::PartKind::param;
+    param.text = std::string(name);
+    param.span = Span{site.command->span.begin, site.command->span.begin};
+    return ValueReader(variables_, compute_).variable(param);
+  }
+
+  /// What is wrong with a torchrun option held in a variable, or empty.
+  std::string held_option_problem(const Site& site, const HeldOption& option) const {
+    const ShellValue value = held_value(site, option.value);
+    const std::string& name = option.name;
+    const bool multi_node = compute_.nodes > 1;
+    if (name == "nnodes" && value.meaning != Meaning::node_count &&
+        value.number != compute_.nodes) {
+      return "\"$NUM_NODES\" (" + std::to_string(compute_.nodes) + " node(s))";
+    }
+    if (name == "nproc_per_node" && value.meaning != Meaning::gpus_per_node &&
+        value.number != compute_.gpus_per_node && option.value != "gpu" && option.value != "auto") {
+      return "\"$LOCAL_WORLD_SIZE\" (" + std::to_string(compute_.gpus_per_node) + " GPU(s) a node)";
+    }
+    if (!multi_node) return "";
+    if (name == "standalone") return "a rendezvous on node 0: the workload has several nodes";
+    if (name == "node_rank" && value.meaning != Meaning::node_rank) return "\"$NODE_RANK\"";
+    if (name == "master_addr" && value.meaning != Meaning::node0_address) {
+      return "\"$MASTER_ADDR\"";
+    }
+    if (name == "master_port" && value.meaning != Meaning::port) return "\"$MASTER_PORT\"";
+    if (name == "rdzv_endpoint") {
+      const std::string endpoint = unquoted(option.value);
+      const ShellValue host = held_value(site, endpoint.substr(0, endpoint.rfind(':')));
+      if (host.meaning != Meaning::node0_address) return "\"$MASTER_ADDR:$MASTER_PORT\"";
+    }
+    return "";
+  }
+
+  /// Options in `$DISTRIBUTED_ARGS` are the script's text, not this line's:
+  /// they are checked, and what AI Runtime needs is reported, one report
+  /// per variable.
+  void report_held_options(const Site& site, const std::vector<HeldOption>& held) {
+    std::map<std::string, std::string> problems;  // variable -> its options' problems
+    std::map<std::string, Span> assignment;
+    for (const HeldOption& option : held) {
+      const std::string problem = held_option_problem(site, option);
+      if (problem.empty()) continue;
+      std::string& text = problems[option.variable];
+      if (!text.empty()) text += "; ";
+      text += "--" + option.name + (option.value.empty() ? "" : " " + option.value) +
+              " should be " + problem;
+      assignment[option.variable] = option.assignment;
+    }
+    for (const auto& [variable, text] : problems) {
+      const uint32_t line = file_.line_col(file_span(site.view, assignment[variable]).begin).line;
+      report(Code::launcher_options_in_variable, site.view, site.command->span,
+             "launcher options in $" + variable + " (line " + std::to_string(line) +
+                 ") are not rewritten, and do not fit AI Runtime: " + text,
+             "write those values in " + variable + " on line " + std::to_string(line));
+    }
+  }
+
+  static bool held(const std::vector<HeldOption>& options, std::string_view name) {
+    return std::any_of(options.begin(), options.end(),
+                       [&](const HeldOption& o) { return o.name == name; });
   }
 
   // --- process counts written as script variables ------------------------------
@@ -1254,17 +1434,19 @@ class CommandMapper final : public CommandEditor {
         map_rendezvous_id(site, option);
       }
     }
-    if (!multi_node || standalone) return;
+    const std::vector<HeldOption> in_variables = held_options(site);
+    report_held_options(site, in_variables);
+    if (!multi_node || standalone || held(in_variables, "standalone")) return;
+    // Given on the line or in a variable the line expands.
+    auto given = [&](std::string_view name) {
+      return has(options, {name}) || held(in_variables, name);
+    };
     std::vector<std::string> missing;
-    const bool dynamic = has(options, {"rdzv_endpoint"});
-    if (!has(options, {"nnodes"})) missing.push_back("--nnodes=\"$NUM_NODES\"");
-    if (!dynamic && !has(options, {"node_rank"})) missing.push_back("--node_rank=\"$NODE_RANK\"");
-    if (!dynamic && !has(options, {"master_addr"})) {
-      missing.push_back("--master_addr=\"$MASTER_ADDR\"");
-    }
-    if (!dynamic && !has(options, {"master_port"})) {
-      missing.push_back("--master_port=\"$MASTER_PORT\"");
-    }
+    const bool dynamic = given("rdzv_endpoint");
+    if (!given("nnodes")) missing.push_back("--nnodes=\"$NUM_NODES\"");
+    if (!dynamic && !given("node_rank")) missing.push_back("--node_rank=\"$NODE_RANK\"");
+    if (!dynamic && !given("master_addr")) missing.push_back("--master_addr=\"$MASTER_ADDR\"");
+    if (!dynamic && !given("master_port")) missing.push_back("--master_port=\"$MASTER_PORT\"");
     insert_missing(site, missing);
   }
 
@@ -1665,8 +1847,9 @@ class CommandMapper final : public CommandEditor {
   std::vector<EditSet<LoggedEdit>> edits_;              // per text view
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   bool first_launch_seen_ = false;
-  bool side_by_side_reported_ = false;       // S2A4019 is given once per script
-  ShellVariables variables_;                 // the batch script's simple assignments
+  bool side_by_side_reported_ = false;                // S2A4019 is given once per script
+  ShellVariables variables_;                          // the batch script's simple assignments
+  AssignmentIndex<OptionVariable> option_variables_;  // those holding launcher options
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables
   std::vector<Span> portable_counts_;        // literal counts now $LOCAL_WORLD_SIZE/$WORLD_SIZE

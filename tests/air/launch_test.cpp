@@ -380,6 +380,43 @@ TEST(LaunchCommand, NodeGuardsWrapTheWholeCommandAndStayValidShell) {
             "if [ \"$NODE_RANK\" = 1 ]; then\n{\nnvidia-smi # gpus\n}\nfi > log &\n");
 }
 
+TEST(LaunchCommand, OptionsKeptInAVariableAreReadAndChecked) {
+  // Megatron-LM's launch: every option in $DISTRIBUTED_ARGS, a string or an array.
+  const std::string assignments =
+      "GPUS_PER_NODE=8\nNNODES=$SLURM_NNODES\n"
+      "MASTER_ADDR=$(scontrol show hostnames $SLURM_JOB_NODELIST | head -n 1)\n"
+      "MASTER_PORT=6000\nNODE_RANK=$SLURM_NODEID\n";
+  const Translation text = run(script(
+      k2x8, assignments +
+                "DISTRIBUTED_ARGS=\"--nproc_per_node $GPUS_PER_NODE --nnodes $NNODES \\\n"
+                "  --node_rank $NODE_RANK --master_addr $MASTER_ADDR --master_port $MASTER_PORT\"\n"
+                "srun torchrun $DISTRIBUTED_ARGS pretrain_gpt.py\n"));
+  EXPECT_NE(body_of(text).find("\ntorchrun $DISTRIBUTED_ARGS pretrain_gpt.py\n"), std::string::npos)
+      << body_of(text);
+  EXPECT_FALSE(has_code(text, Code::launch_flags_added));  // nothing given twice
+  EXPECT_FALSE(has_code(text, Code::launcher_options_in_variable));
+  const Translation array = run(
+      script(k2x8, assignments +
+                       "DISTRIBUTED_ARGS=(\n  --nproc_per_node $GPUS_PER_NODE\n  --nnodes $NNODES\n"
+                       "  --node_rank $NODE_RANK\n  --master_addr $MASTER_ADDR\n"
+                       "  --master_port $MASTER_PORT\n)\n"
+                       "srun torchrun \"${DISTRIBUTED_ARGS[@]}\" pretrain_gpt.py\n"));
+  EXPECT_FALSE(has_code(array, Code::launch_flags_added));
+  EXPECT_FALSE(has_code(array, Code::launcher_options_in_variable));
+  // Values that do not fit are reported where the variable is used; the
+  // options it lacks are added on the line.
+  const Translation wrong = run(script(
+      k2x8, "ARGS=\"--nproc_per_node 4 --nnodes=1 --master_port 6000\"\ntorchrun $ARGS t.py\n"));
+  EXPECT_EQ(message_of(wrong, Code::launcher_options_in_variable),
+            "launcher options in $ARGS (line 3) are not rewritten, and do not fit AI Runtime: "
+            "--nproc_per_node 4 should be \"$LOCAL_WORLD_SIZE\" (8 GPU(s) a node); --nnodes 1 "
+            "should be \"$NUM_NODES\" (2 node(s)); --master_port 6000 should be "
+            "\"$MASTER_PORT\"");
+  EXPECT_EQ(body_of(wrong),
+            "ARGS=\"--nproc_per_node 4 --nnodes=1 --master_port 6000\"\n"
+            "torchrun --node_rank=\"$NODE_RANK\" --master_addr=\"$MASTER_ADDR\" $ARGS t.py\n");
+}
+
 TEST(LaunchCommand, SiteTemporaryDirectoryBecomesTheNodesOwn) {
   const Translation t =
       run(script("#SBATCH --gpus-per-node=h100:8\n",
