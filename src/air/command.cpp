@@ -469,6 +469,12 @@ class CommandMapper final : public CommandEditor {
   /// Remembers an assignment whose value starts with an option (`-`): the
   /// words a launcher gets from `$NAME` or `${NAME[@]}`.
   void record_option_variable(uint32_t view, const ast::Assignment& a) {
+    // Most assignments hold no options: decided on the first bytes, no copy.
+    const Span first =
+        a.is_array ? (a.elements.empty() ? Span{} : a.elements.front().span) : a.value.span;
+    const std::string_view head =
+        source(view, Span{first.begin, std::min(first.end, first.begin + 2)});
+    if (!head.starts_with('-') && !head.starts_with("\"-") && !head.starts_with("'-")) return;
     OptionVariable held{a.span, {}};
     if (a.is_array) {
       for (const ast::Word& element : a.elements) {
