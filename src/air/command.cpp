@@ -472,9 +472,9 @@ class CommandMapper final : public CommandEditor {
     // Most assignments hold no options: decided on the first bytes, no copy.
     const Span first =
         a.is_array ? (a.elements.empty() ? Span{} : a.elements.front().span) : a.value.span;
-    const std::string_view head =
-        source(view, Span{first.begin, std::min(first.end, first.begin + 2)});
-    if (!head.starts_with('-') && !head.starts_with("\"-") && !head.starts_with("'-")) return;
+    const std::string_view written = source(view, first);
+    const size_t start = written.find_first_not_of("\"' \t\n\\");  // `"\<newline>  --nnodes`
+    if (start == std::string_view::npos || written[start] != '-') return;
     OptionVariable held{a.span, {}};
     if (a.is_array) {
       for (const ast::Word& element : a.elements) {

@@ -258,6 +258,13 @@ class Walker {
       for (Diagnostic& d : nested->parse.diagnostics) d.span = word.span;
     }
     for (const Diagnostic& d : nested->parse.diagnostics) diagnostics_.push_back(d);
+    // A script bash could not run either (a template's `{{ x|join(' ') }}`)
+    // stays the quoted word it was: unwrapped, it would break the command.
+    const bool broken =
+        !nested->parse.complete ||
+        std::any_of(nested->parse.diagnostics.begin(), nested->parse.diagnostics.end(),
+                    [](const Diagnostic& d) { return d.severity() == Severity::error; });
+    if (broken) return -1;
     nested->view = static_cast<uint32_t>(body_.views.size());
     body_.views.push_back(view);
     body_.nested.push_back(std::move(nested));

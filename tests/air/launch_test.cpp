@@ -388,7 +388,7 @@ TEST(LaunchCommand, OptionsKeptInAVariableAreReadAndChecked) {
       "MASTER_PORT=6000\nNODE_RANK=$SLURM_NODEID\n";
   const Translation text = run(script(
       k2x8, assignments +
-                "DISTRIBUTED_ARGS=\"--nproc_per_node $GPUS_PER_NODE --nnodes $NNODES \\\n"
+                "DISTRIBUTED_ARGS=\"\\\n  --nproc_per_node $GPUS_PER_NODE --nnodes $NNODES \\\n"
                 "  --node_rank $NODE_RANK --master_addr $MASTER_ADDR --master_port $MASTER_PORT\"\n"
                 "srun torchrun $DISTRIBUTED_ARGS pretrain_gpt.py\n"));
   EXPECT_NE(body_of(text).find("\ntorchrun $DISTRIBUTED_ARGS pretrain_gpt.py\n"), std::string::npos)
@@ -415,6 +415,13 @@ TEST(LaunchCommand, OptionsKeptInAVariableAreReadAndChecked) {
   EXPECT_EQ(body_of(wrong),
             "ARGS=\"--nproc_per_node 4 --nnodes=1 --master_port 6000\"\n"
             "torchrun --node_rank=\"$NODE_RANK\" --master_addr=\"$MASTER_ADDR\" $ARGS t.py\n");
+}
+
+TEST(LaunchCommand, AScriptBashCannotParseStaysQuoted) {
+  // A Jinja template submitted as is: `{{ args|join(' ') }}` is no shell.
+  const Translation t = run(script("#SBATCH --gpus-per-node=h100:8\n",
+                                   "srun sh -c \"{{ cmd }} {{ args|join(' ') }}\" &\nwait\n"));
+  EXPECT_EQ(body_of(t), "sh -c \"{{ cmd }} {{ args|join(' ') }}\" &\nwait\n");
 }
 
 TEST(LaunchCommand, SiteTemporaryDirectoryBecomesTheNodesOwn) {
