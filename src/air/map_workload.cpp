@@ -600,6 +600,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   CommandMapping command =
       map_command(file, body, job, workload.compute, workload.experiment_name, diagnostics, setup);
   report_script_arguments(body, diagnostics);
+  report_script_path(body, diagnostics);
   report_inherited_variables(body, job, diagnostics);
   for (std::string& d : command.dependencies) {
     if (std::find(workload.environment.dependencies.begin(),

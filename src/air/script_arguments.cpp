@@ -1,6 +1,7 @@
 #include "air/script_arguments.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -20,27 +21,29 @@ struct ArgumentUses {
   Span first;
 };
 
-void collect(const std::vector<ast::WordPart>& parts, ArgumentUses& uses) {
+using Wanted = bool (*)(std::string_view name);
+
+void collect(const std::vector<ast::WordPart>& parts, ArgumentUses& uses, Wanted wanted) {
   for (const ast::WordPart& part : parts) {
-    if (part.kind == ast::PartKind::param && is_argument_parameter(part.text)) {
+    if (part.kind == ast::PartKind::param && wanted(part.text)) {
       if (uses.count++ == 0) uses.first = part.span;
       if (std::find(uses.names.begin(), uses.names.end(), part.text) == uses.names.end()) {
         uses.names.push_back(part.text);
       }
     }
-    collect(part.parts, uses);
+    collect(part.parts, uses, wanted);
   }
 }
 
-void collect(const ast::Command& command, ArgumentUses& uses) {
-  for (const ast::Word& word : command.words) collect(word.parts, uses);
+void collect(const ast::Command& command, ArgumentUses& uses, Wanted wanted) {
+  for (const ast::Word& word : command.words) collect(word.parts, uses, wanted);
   for (const ast::Assignment& a : command.assignments) {
-    collect(a.value.parts, uses);
-    for (const ast::Word& element : a.elements) collect(element.parts, uses);
+    collect(a.value.parts, uses, wanted);
+    for (const ast::Word& element : a.elements) collect(element.parts, uses, wanted);
   }
   for (const ast::Redirect& redirect : command.redirects) {
-    collect(redirect.target.parts, uses);
-    collect(redirect.heredoc_parts, uses);
+    collect(redirect.target.parts, uses, wanted);
+    collect(redirect.heredoc_parts, uses, wanted);
   }
 }
 
@@ -84,7 +87,7 @@ void report_script_arguments(const slurm::Body& body, Diagnostics& diagnostics) 
   for (const slurm::Site& site : body.sites) {
     if (site.view != 0 || site.context.in_function) continue;  // views[0] is the batch script
     if (sets_own_arguments(site)) return;
-    collect(*site.command, uses);
+    collect(*site.command, uses, is_argument_parameter);
   }
   if (uses.count == 0) return;
   diagnostics.push_back(
@@ -94,6 +97,102 @@ void report_script_arguments(const slurm::Body& body, Diagnostics& diagnostics) 
            "); AI Runtime starts the command with none, so they are empty (or the default "
            "written with them)",
        "write the values in their place, or start the command with `set -- VALUE...`"});
+}
+
+namespace {
+
+/// `$0`, `${BASH_SOURCE[0]}`: the running script's own path.
+bool is_script_path_parameter(std::string_view name) {
+  return name == "0" || name == "BASH_SOURCE";
+}
+
+/// Whether `text` may name the script's path: nearly every script does not.
+bool may_read_script_path(std::string_view text) {
+  return text.find("$0") != std::string_view::npos || text.find("${0") != std::string_view::npos ||
+         text.find("BASH_SOURCE") != std::string_view::npos;
+}
+
+/// Where the script is (`$(dirname "$0")`, `${0%/*}`, BASH_SOURCE), or what
+/// it holds (`cp $0 $OUT/`, `grep '^#SBATCH' $0`).
+struct ScriptPathUses {
+  ArgumentUses directory;
+  ArgumentUses file;
+};
+
+/// How a command uses the script's path: to find its directory, to read
+/// its text, or (printing or keeping the name) in a way that loses nothing.
+enum class PathUse : uint8_t { directory, file, name };
+
+PathUse path_use_of(const slurm::Site& site) {
+  const std::string& program = site.program;
+  if (program == "dirname" || program == "realpath" || program == "readlink") {
+    return PathUse::directory;
+  }
+  static constexpr std::array<std::string_view, 17> kReaders = {
+      "awk",    "cat",   "cmp", "cp",      "diff",      "egrep", "fgrep", "grep", "head",
+      "md5sum", "rsync", "sed", "sha1sum", "sha256sum", "tail",  "tar",   "wc"};
+  return std::find(kReaders.begin(), kReaders.end(), program) != kReaders.end() ? PathUse::file
+                                                                                : PathUse::name;
+}
+
+void collect_script_path(const std::vector<ast::WordPart>& parts, PathUse use,
+                         ScriptPathUses& uses) {
+  for (const ast::WordPart& part : parts) {
+    if (part.kind == ast::PartKind::param && is_script_path_parameter(part.text)) {
+      const bool directory =
+          use == PathUse::directory || part.text == "BASH_SOURCE" || part.op.starts_with('%');
+      if (directory || use == PathUse::file) {
+        ArgumentUses& kind = directory ? uses.directory : uses.file;
+        if (kind.count++ == 0) kind.first = part.span;
+        if (std::find(kind.names.begin(), kind.names.end(), part.text) == kind.names.end()) {
+          kind.names.push_back(part.text);
+        }
+      }
+    }
+    collect_script_path(part.parts, use, uses);
+  }
+}
+
+std::string counted(const ArgumentUses& uses) {
+  return listed(uses.names) +
+         (uses.count > 1 ? "; " + std::to_string(uses.count) + " uses" : std::string());
+}
+
+}  // namespace
+
+void report_script_path(const slurm::Body& body, Diagnostics& diagnostics) {
+  if (body.views.empty() || !may_read_script_path(body.views[0].text)) return;
+  ScriptPathUses uses;
+  for (const slurm::Site& site : body.sites) {
+    if (site.view != 0) continue;  // a `bash -c` script's $0 is its own
+    const PathUse use = path_use_of(site);
+    for (const ast::Word& word : site.command->words) collect_script_path(word.parts, use, uses);
+    for (const ast::Assignment& a : site.command->assignments) {
+      collect_script_path(a.value.parts, use, uses);
+    }
+    for (const ast::Redirect& redirect : site.command->redirects) {
+      if (redirect.op == "<") collect_script_path(redirect.target.parts, PathUse::file, uses);
+    }
+  }
+  if (uses.directory.count > 0) {
+    diagnostics.push_back(
+        {Code::script_own_path, uses.directory.first,
+         "the script looks for its own directory (" + counted(uses.directory) +
+             "): under sbatch the script ran as Slurm's spooled copy in slurmd's spool directory "
+             "(job<id>/slurm_script), not from where it was submitted, and on AI Runtime it is "
+             "the uploaded command.sh; neither directory holds the script's files",
+         "use \"$CODE_SOURCE_PATH\", the uploaded code root (the submission directory), where "
+         "the script's directory was meant"});
+  }
+  if (uses.file.count > 0) {
+    diagnostics.push_back(
+        {Code::script_own_path, uses.file.first,
+         "the script reads its own file (" + counted(uses.file) +
+             "): on AI Runtime that is the uploaded command.sh, the translated command without "
+             "its #SBATCH lines, not the batch script",
+         "read or copy the original script from the code root (\"$CODE_SOURCE_PATH\"/...) if "
+         "it is uploaded with the code"});
+  }
 }
 
 }  // namespace s2a::air

@@ -7,14 +7,18 @@
 namespace s2a {
 namespace {
 
-std::vector<Diagnostic> argument_reports(const std::string& body) {
+std::vector<Diagnostic> reports_of(Code code, const std::string& body) {
   const Translation t =
       translate("job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n" + body);
   std::vector<Diagnostic> out;
   for (const Diagnostic& d : t.diagnostics) {
-    if (d.code == Code::script_arguments) out.push_back(d);
+    if (d.code == code) out.push_back(d);
   }
   return out;
+}
+
+std::vector<Diagnostic> argument_reports(const std::string& body) {
+  return reports_of(Code::script_arguments, body);
 }
 
 TEST(ScriptArguments, ReportedOnceAtTheFirstUseWithEveryParameter) {
@@ -46,6 +50,32 @@ TEST(ScriptArguments, NotReportedWhenTheScriptSetsItsOwn) {
   EXPECT_TRUE(
       argument_reports("set -- base.yaml 8\npython train.py --config $1 --gpus $2\n").empty());
   EXPECT_EQ(argument_reports("set -euo pipefail\npython train.py --config $1\n").size(), 1u);
+}
+
+// $0 (S2A3205): under sbatch, Slurm's spooled copy; on AI Runtime, command.sh.
+TEST(ScriptOwnPath, LookingForTheScriptsDirectoryIsReportedOnce) {
+  const auto reports = reports_of(Code::script_own_path,
+                                  "HERE=$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)\n"
+                                  "ROOT=$(readlink -f $(dirname $0))/..\nLIB=${0%/*}/lib\n"
+                                  "python $HERE/train.py\n");
+  ASSERT_EQ(reports.size(), 1U);
+  EXPECT_EQ(reports[0].message,
+            "the script looks for its own directory (${BASH_SOURCE}, $0; 3 uses): under sbatch "
+            "the script ran as Slurm's spooled copy in slurmd's spool directory "
+            "(job<id>/slurm_script), not from where it was submitted, and on AI Runtime it is "
+            "the uploaded command.sh; neither directory holds the script's files");
+}
+
+TEST(ScriptOwnPath, ReadingTheScriptsTextIsReportedAndItsNameIsNot) {
+  const auto reports = reports_of(Code::script_own_path,
+                                  "cp $0 $OUT/job.sh\ngrep '^#SBATCH' < \"$0\"\n"
+                                  "echo \"usage: $0 CONFIG\"\nme=$(basename $0)\nNAME=$0\n"
+                                  "srun bash -c 'echo $0' node\npython train.py\n");
+  ASSERT_EQ(reports.size(), 1U);
+  EXPECT_EQ(reports[0].message,
+            "the script reads its own file ($0; 2 uses): on AI Runtime that is the uploaded "
+            "command.sh, the translated command without its #SBATCH lines, not the batch script");
+  EXPECT_TRUE(reports_of(Code::script_own_path, "echo \"$0 started\"\npython train.py\n").empty());
 }
 
 }  // namespace
