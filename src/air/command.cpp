@@ -485,15 +485,7 @@ class CommandMapper final : public CommandEditor {
       for (size_t at = text.find("\\\n"); at != std::string::npos; at = text.find("\\\n", at)) {
         text.replace(at, 2, " ");
       }
-      std::string_view rest = text;
-      while (true) {
-        const size_t begin = rest.find_first_not_of(" \t\n");
-        if (begin == std::string_view::npos) break;
-        rest.remove_prefix(begin);
-        const size_t end = std::min(rest.find_first_of(" \t\n"), rest.size());
-        held.fields.emplace_back(rest.substr(0, end));
-        rest.remove_prefix(end);
-      }
+      held.fields = slurm::split_fields(text);
     }
     if (!held.fields.empty() && held.fields.front().starts_with('-')) {
       option_variables_.add(a.name, a.span.begin, std::move(held));

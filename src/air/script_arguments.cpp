@@ -23,14 +23,16 @@ struct ArgumentUses {
 
 using Wanted = bool (*)(std::string_view name);
 
+void add_use(const ast::WordPart& part, ArgumentUses& uses) {
+  if (uses.count++ == 0) uses.first = part.span;
+  if (std::find(uses.names.begin(), uses.names.end(), part.text) == uses.names.end()) {
+    uses.names.push_back(part.text);
+  }
+}
+
 void collect(const std::vector<ast::WordPart>& parts, ArgumentUses& uses, Wanted wanted) {
   for (const ast::WordPart& part : parts) {
-    if (part.kind == ast::PartKind::param && wanted(part.text)) {
-      if (uses.count++ == 0) uses.first = part.span;
-      if (std::find(uses.names.begin(), uses.names.end(), part.text) == uses.names.end()) {
-        uses.names.push_back(part.text);
-      }
-    }
+    if (part.kind == ast::PartKind::param && wanted(part.text)) add_use(part, uses);
     collect(part.parts, uses, wanted);
   }
 }
@@ -141,13 +143,7 @@ void collect_script_path(const std::vector<ast::WordPart>& parts, PathUse use,
     if (part.kind == ast::PartKind::param && is_script_path_parameter(part.text)) {
       const bool directory =
           use == PathUse::directory || part.text == "BASH_SOURCE" || part.op.starts_with('%');
-      if (directory || use == PathUse::file) {
-        ArgumentUses& kind = directory ? uses.directory : uses.file;
-        if (kind.count++ == 0) kind.first = part.span;
-        if (std::find(kind.names.begin(), kind.names.end(), part.text) == kind.names.end()) {
-          kind.names.push_back(part.text);
-        }
-      }
+      if (directory || use == PathUse::file) add_use(part, directory ? uses.directory : uses.file);
     }
     collect_script_path(part.parts, use, uses);
   }

@@ -179,17 +179,7 @@ class Walker {
     }
     const auto value = option_variables_.find(word.parts[0].text);
     if (value == option_variables_.end()) return std::nullopt;
-    std::vector<std::string> fields;
-    std::string_view rest = value->second;
-    while (true) {
-      const size_t begin = rest.find_first_not_of(" \t\n");
-      if (begin == std::string_view::npos) break;
-      rest.remove_prefix(begin);
-      const size_t end = std::min(rest.find_first_of(" \t\n"), rest.size());
-      fields.emplace_back(rest.substr(0, end));
-      rest.remove_prefix(end);
-    }
-    return fields;
+    return split_fields(value->second);
   }
 
   void describe_srun(Site& site) {
@@ -378,6 +368,19 @@ const std::string* single_literal_part(const ast::Word& word) {
 }
 
 }  // namespace
+
+std::vector<std::string> split_fields(std::string_view text) {
+  std::vector<std::string> fields;
+  while (true) {
+    const size_t begin = text.find_first_not_of(" \t\n");
+    if (begin == std::string_view::npos) break;
+    text.remove_prefix(begin);
+    const size_t end = std::min(text.find_first_of(" \t\n"), text.size());
+    fields.emplace_back(text.substr(0, end));
+    text.remove_prefix(end);
+  }
+  return fields;
+}
 
 std::optional<std::string> literal_value(const ast::Word& word) {
   if (const std::string* text = single_literal_part(word)) return *text;

@@ -93,6 +93,8 @@ struct Body {
 
 /// The value of a word when it has no expansions (quotes removed), else empty.
 [[nodiscard]] std::optional<std::string> literal_value(const ast::Word& word);
+/// The fields an unquoted expansion of `text` splits into (default IFS).
+[[nodiscard]] std::vector<std::string> split_fields(std::string_view text);
 /// The program name of a command word: basename of its literal value.
 [[nodiscard]] std::string program_name(const ast::Word& word);
 
