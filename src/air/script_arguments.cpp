@@ -108,10 +108,17 @@ bool is_script_path_parameter(std::string_view name) {
   return name == "0" || name == "BASH_SOURCE";
 }
 
-/// Whether `text` may name the script's path: nearly every script does not.
+/// Whether `text` has a `$` that could name the script's path ($0, ${0...},
+/// $BASH_SOURCE, ${BASH_SOURCE...}): one scan from `$` to `$`.
 bool may_read_script_path(std::string_view text) {
-  return text.find("$0") != std::string_view::npos || text.find("${0") != std::string_view::npos ||
-         text.find("BASH_SOURCE") != std::string_view::npos;
+  for (size_t at = text.find('$'); at != std::string_view::npos; at = text.find('$', at + 1)) {
+    size_t next = at + 1;
+    if (next < text.size() && text[next] == '{') ++next;
+    if (next < text.size() && (text[next] == '0' || text.substr(next, 11) == "BASH_SOURCE")) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /// Where the script is (`$(dirname "$0")`, `${0%/*}`, BASH_SOURCE), or what
