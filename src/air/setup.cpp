@@ -755,7 +755,11 @@ void SetupMapper::unwrap_container(const Site& site) {
   }
   const std::optional<ContainerCall> call =
       find_container_call(words, start, body_.views[site.view].text);
-  if (!call || call->image + 1 >= words.size()) return;  // no command after the image
+  if (!call) return;
+  if (call->image + 1 >= words.size()) {
+    report_container_without_command(site, start, *call);
+    return;
+  }
   const std::string written(
       editor_.source(site.view, Span{words[start].span.begin, words[start + 1].span.end}));
   const Span prefix{words[start].span.begin, words[call->image + 1].span.begin};
@@ -767,6 +771,67 @@ void SetupMapper::unwrap_container(const Site& site) {
       call->run ? "`run` started the image's runscript: put the program it ran in front of "
                   "the arguments"
                 : "check that environment (or the custom image) provides what the image had");
+}
+
+namespace {
+
+/// Why a container call with nothing after the image cannot be unwrapped, and
+/// what to write instead.
+struct BareContainerCall {
+  std::string why;
+  std::string fix;
+};
+
+bool feeds_stdin_from_script(const ast::Command& command) {
+  return std::ranges::any_of(command.redirects, [](const ast::Redirect& r) {
+    return r.op == "<<" || r.op == "<<-" || r.op == "<<<";
+  });
+}
+
+/// `"$@"` (or `$*`, `${ARR[@]}`) in the image's place expands to the image
+/// and, usually, the command after it.
+bool image_from_many_fields(std::string_view image) {
+  return image.find("$@") != std::string_view::npos ||
+         image.find("${@") != std::string_view::npos ||
+         image.find("$*") != std::string_view::npos ||
+         image.find("[@]") != std::string_view::npos || image.find("[*]") != std::string_view::npos;
+}
+
+BareContainerCall describe_bare_call(const ast::Command& command, const ContainerCall& call,
+                                     std::string_view image) {
+  if (image_from_many_fields(image))
+    return {"takes the image, and what runs in it, from the script's arguments",
+            "pass the command itself as the argument (the workload's environment replaces the "
+            "image) and remove the container call"};
+  if (call.run && feeds_stdin_from_script(command))
+    return {"fed the script's here-document to the image's runscript",
+            "write the here-document's commands in place of the line: they run in the "
+            "workload's environment"};
+  if (call.run)
+    return {"started the image's runscript",
+            "write the runscript's command in its place (`singularity inspect --runscript "
+            "IMAGE` prints it): the command already runs in the workload's environment"};
+  return {"names no command to run in the image",
+          "remove the line, or write the command it was meant to run"};
+}
+
+}  // namespace
+
+/// A call with nothing after the image (`singularity run IMAGE` runs the
+/// image's runscript) cannot be taken off the line, and singularity and
+/// apptainer do not exist on the nodes: the line stays, reported as an error.
+void SetupMapper::report_container_without_command(const Site& site, size_t start,
+                                                   const ContainerCall& call) {
+  const auto& words = site.command->words;
+  const Span span{words[start].span.begin, words.back().span.end};
+  const std::string_view image =
+      call.image < words.size() ? editor_.source(site.view, words[call.image].span) : "";
+  const BareContainerCall bare = describe_bare_call(*site.command, call, image);
+  editor_.report(Code::container_without_command, site.view, span,
+                 "`" + std::string(editor_.source(site.view, span)) + "` " + bare.why +
+                     "; singularity and apptainer do not exist on AI Runtime nodes, so this "
+                     "line fails there",
+                 bare.fix);
 }
 
 /// What replaces `singularity exec [OPTIONS] IMAGE `: the variables the

@@ -99,6 +99,8 @@ class SetupMapper {
  private:
   bool map_pip_install(const slurm::Site& site);
   std::string container_environment(const slurm::Site& site, const ContainerCall& call);
+  void report_container_without_command(const slurm::Site& site, size_t start,
+                                        const ContainerCall& call);
   bool add_env_option_items(const slurm::Site& site, const ContainerOption& option,
                             std::vector<std::string>& env_items, std::vector<std::string>& passed);
   void report_dropped_container_option(const slurm::Site& site, const ContainerOption& option);

@@ -471,6 +471,41 @@ TEST(Containers, ComputedOptionIsNotTakenForTheImage) {
   EXPECT_TRUE(command_has(t, "\npython t.py")) << t.workload->command;
 }
 
+TEST(Containers, RunscriptWithoutCommandStaysAndIsReported) {
+  // `run IMAGE` alone started the image's runscript: nothing on AI Runtime
+  // knows what that was, so the line stays (and would fail) and says so.
+  const Translation t = run("srun singularity run --nv -B /scratch:/scratch /apps/train.sif\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "singularity run --nv -B /scratch:/scratch /apps/train.sif"))
+      << t.workload->command;
+  const std::string message = messages_of(t, Code::container_without_command);
+  EXPECT_NE(message.find("started the image's runscript"), std::string::npos) << message;
+  EXPECT_FALSE(has_code(t, Code::container_wrapper_removed));
+}
+
+TEST(Containers, ExecWithoutCommandIsReportedAndARunWithACommandIsNot) {
+  const Translation bare = run("apptainer exec img.sif\n");
+  EXPECT_NE(messages_of(bare, Code::container_without_command).find("names no command"),
+            std::string::npos);
+  const Translation with_command = run("singularity run img.sif python t.py\n");
+  EXPECT_FALSE(has_code(with_command, Code::container_without_command));
+  EXPECT_TRUE(command_has(with_command, "\npython t.py")) << with_command.workload->command;
+}
+
+TEST(Containers, BareCallsSayWhatTheyRan) {
+  const Translation heredoc = run("singularity run --nv $SIF <<EOF\npython t.py\nEOF\n");
+  EXPECT_NE(messages_of(heredoc, Code::container_without_command).find("here-document"),
+            std::string::npos);
+  const Translation arguments = run("singularity run --bind ./x:/x \"$@\"\n");
+  EXPECT_NE(messages_of(arguments, Code::container_without_command).find("script's arguments"),
+            std::string::npos);
+  // A comment ends the command: the lines after it ran on their own.
+  const Translation cut =
+      run("apptainer run --pwd /app docker://unlhcc/alphafold:2.3.2 \\\n"
+          "    # the input\n    --fasta_paths=input.fasta\n");
+  EXPECT_TRUE(has_code(cut, Code::container_without_command));
+}
+
 TEST(RemovedStatements, ThatShareTheirLineSayWhatWasThereWithoutRunningIt) {
   const Translation t = run("module purge; module load cuda/12 && python t.py\n");
   EXPECT_TRUE(command_has(
