@@ -119,9 +119,8 @@ void compare_or_update_tree(const fs::path& dir) {
 /// theirs to files under out/, checked as files).
 void expect_valid_bash_command(const YAML::Node& document) {
   if (!document.IsMap() || !document["command"] || !document["command"].IsScalar()) return;
-  const fs::path file = fs::path(::testing::TempDir()) / "golden-command.sh";
-  write_file(file.string(), document["command"].as<std::string>());
-  const testing::ProcessResult bash = testing::run_process("bash", {"-n", file.string()});
+  const testing::ProcessResult bash =
+      testing::check_bash_syntax(document["command"].as<std::string>());
   EXPECT_EQ(bash.exit_code, 0) << "the command is not valid bash:\n" << bash.err;
 }
 

@@ -16,6 +16,9 @@ struct ProcessResult {
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
                           const std::string& cwd = ".", const std::string& stdin_file = "");
 
+/// `bash -n` on `script`: exit code 0 when bash accepts its syntax.
+ProcessResult check_bash_syntax(const std::string& script);
+
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& content);
 /// A unified diff of two texts, for failure messages.

@@ -36,7 +36,8 @@ Translation translate_corpus_file(const std::string& name) {
 
 bool diagnosed_at(const Translation& t, Span span) {
   return std::any_of(t.diagnostics.begin(), t.diagnostics.end(), [&](const Diagnostic& d) {
-    return d.span.begin < std::max(span.end, span.begin + 1) && span.begin < std::max(d.span.end, d.span.begin + 1);
+    return d.span.begin < std::max(span.end, span.begin + 1) &&
+           span.begin < std::max(d.span.end, d.span.begin + 1);
   });
 }
 
@@ -56,8 +57,8 @@ TEST_P(Corpus, EveryDirectiveIsMappedOrReported) {
   for (const DirectiveOutcome& outcome : t.directives) {
     if (outcome.status == DirectiveStatus::mapped) continue;
     EXPECT_TRUE(diagnosed_at(t, outcome.option->span))
-        << GetParam() << ": " << outcome.option->spelling << " is "
-        << status_name(outcome.status) << " but has no diagnostic";
+        << GetParam() << ": " << outcome.option->spelling << " is " << status_name(outcome.status)
+        << " but has no diagnostic";
   }
 }
 
@@ -87,9 +88,7 @@ TEST_P(Corpus, EveryLineThatLooksLikeADirectiveIsReadOrReported) {
 TEST_P(Corpus, TranslatedCommandIsValidBash) {
   const Translation t = translate_corpus_file(GetParam());
   ASSERT_TRUE(t.workload.has_value());
-  const fs::path file = fs::path(::testing::TempDir()) / "corpus-command.sh";
-  testing::write_file(file.string(), t.workload->command);
-  const testing::ProcessResult bash = testing::run_process("bash", {"-n", file.string()});
+  const testing::ProcessResult bash = testing::check_bash_syntax(t.workload->command);
   EXPECT_EQ(bash.exit_code, 0) << GetParam() << ":\n" << bash.err << t.workload->command;
 }
 
@@ -143,9 +142,8 @@ TEST(Corpus, JobModelAgreesWithTheHandWrittenReading) {
     if (type_from == "request") {
       EXPECT_EQ(type, job.gpu_type());
     }
-    const std::string time = job.time && !job.time->value.unlimited
-                                 ? std::to_string(job.time->value.minutes)
-                                 : "-";
+    const std::string time =
+        job.time && !job.time->value.unlimited ? std::to_string(job.time->value.minutes) : "-";
     EXPECT_EQ(minutes, time);
   }
   EXPECT_GE(rows, 40);
