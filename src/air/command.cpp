@@ -196,7 +196,10 @@ class CommandMapper final : public CommandEditor {
       if (!is_replaced(site.view, site.command->span)) map_site(site);
     }
     keep_blocks_non_empty();
-    for (const Site& site : body_.sites) unwrap_nested_script(site);
+    // Inner scripts first: an outer one is written with their rewrites.
+    for (auto site = body_.sites.rbegin(); site != body_.sites.rend(); ++site) {
+      unwrap_nested_script(*site);
+    }
     report_cluster_paths();
     const slurm::TextView& top = body_.views[0];
     // sbatch refuses CRLF scripts (reported by the scanner); the translation
@@ -1147,6 +1150,10 @@ class CommandMapper final : public CommandEditor {
     if (site.nested_script < 0 || is_replaced(site.view, site.command->span)) return;
     const slurm::NestedScript& nested = *body_.nested[static_cast<size_t>(site.nested_script)];
     const slurm::TextView& view = body_.views[nested.view];
+    if (!site.srun) {
+      requote_line_script(site, nested);
+      return;
+    }
     std::string inner = dedent(apply_edits(view.text, view.window, edits_[nested.view].edits()));
     const auto& words = site.command->words;
     size_t script_word = 0;
@@ -1183,6 +1190,21 @@ class CommandMapper final : public CommandEditor {
     if (alone && !inner.empty() && inner.back() == '\n') inner.pop_back();
     const Span span{words[0].span.begin, words.back().span.end};
     edit(site.view, span, inner, "the srun step's script runs directly on every node");
+  }
+
+  /// A batch-script line's `bash -c 'SCRIPT'` keeps its shell (it runs once,
+  /// where it ran): the rewritten SCRIPT goes back into the quotes it came in.
+  void requote_line_script(const Site& site, const slurm::NestedScript& nested) {
+    const std::vector<Edit> edits = edits_[nested.view].edits();
+    if (edits.empty()) return;
+    const slurm::TextView& view = body_.views[nested.view];
+    const std::string script =
+        view.exact ? single_quote(apply_edits(view.text, view.window, edits))
+                   : "\"" +
+                         apply_edits_double_quoted(view.text, view.window, edits,
+                                                   nested.outer_expansions) +
+                         "\"";
+    edit(site.view, nested.word, script, "the `bash -c` script, rewritten");
   }
 
   // --- launchers --------------------------------------------------------------

@@ -1,6 +1,5 @@
-// `singularity|apptainer exec|run [OPTIONS] IMAGE CMD...` read once, for the
-// rules that report its mounts (map_workload.cpp) and the one that unwraps
-// it (setup.cpp), and the variables such a container took from the script.
+// The variables a singularity/apptainer container took from the script; the
+// call itself is read by slurm/container_call.hpp.
 #pragma once
 
 #include <optional>
@@ -9,31 +8,13 @@
 #include <vector>
 
 #include "slurm/body.hpp"
+#include "slurm/container_call.hpp"
 
 namespace s2a::air {
 
-struct ContainerOption {
-  size_t word = 0;       // the option word
-  size_t last_word = 0;  // the word of its value when separate (`--bind a:b`), else `word`
-  std::string name;      // "--bind", "-B", "--env" (without =value)
-  bool has_value = false;
-  std::optional<std::string> value;  // the value when it has no expansion
-  Span value_span;                   // the value as written, in the command's view
-};
-
-struct ContainerCall {
-  size_t wrapper = 0;  // the `singularity`/`apptainer` word
-  bool run = false;    // `run`: the image's runscript receives CMD as its arguments
-  std::vector<ContainerOption> options;
-  size_t image = 0;  // the image word; == words.size() when the line ends first
-};
-
-/// The call at words[start...], when it is a singularity or apptainer
-/// exec/run. Options are the words up to the image that start with a
-/// literal `-`; their values may be computed (`--env=$VARS`).
-[[nodiscard]] std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& words,
-                                                               size_t start,
-                                                               std::string_view view_text);
+using slurm::ContainerCall;
+using slurm::ContainerOption;
+using slurm::find_container_call;
 
 /// SINGULARITYENV_X and APPTAINERENV_X are X inside the container: "X", or
 /// empty for any other name.

@@ -248,7 +248,7 @@ std::pair<std::string, std::string> placeholder_parts(const ContainerUse& use) {
 void map_container(const ContainerUse& use, const WorkloadOptions& options, Environment& env,
                    Diagnostics& diagnostics) {
   const bool uc = options.target == TargetSchema::cli_1_20;
-  const std::string shown = use.literal ? use.written : "a computed image (" + use.written + ")";
+  const std::string image = (use.literal ? "the image " : "the computed image ") + use.written;
   std::string dropped;
   if (env.version || !env.dependencies.empty()) {
     dropped = "; environment.version and dependencies are left out because an image replaces them";
@@ -264,7 +264,7 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
     (uc ? env.unity_catalog_image : env.docker_image) = mapped->second;
     diagnostics.push_back(
         {Code::container_image_registration, use.from,
-         "the image " + shown + " becomes " + mapped->second + " (site profile)" + dropped,
+         image + " becomes " + mapped->second + " (site profile)" + dropped,
          uc ? "check that the image is pushed to the Unity Catalog artifact registry"
             : "check that the image is registered with `databricks experimental "
               "air register-image`"});
@@ -275,7 +275,7 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
     env.docker_image = ref->url();
     diagnostics.push_back(
         {Code::container_image_registration, use.from,
-         "the image " + shown + " becomes environment.docker_image " + ref->url() + dropped,
+         image + " becomes environment.docker_image " + ref->url() + dropped,
          "register it once with `databricks experimental air register-image " + ref->url() +
              "`; the current CLI (>= 1.20) takes environment.unity_catalog_image instead "
              "(--target-schema cli-1.20)"});
@@ -286,7 +286,7 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
     env.unity_catalog_image = "CATALOG.SCHEMA." + name + ":" + tag;
     diagnostics.push_back(
         {Code::container_image_unknown, use.from,
-         "the image " + shown +
+         image +
              " is not in Unity Catalog; environment.unity_catalog_image is the "
              "placeholder " +
              *env.unity_catalog_image + dropped,
@@ -296,7 +296,7 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
     env.docker_image = "REGISTRY.EXAMPLE.COM/REPLACE-ME/" + name + ":" + tag;
     diagnostics.push_back(
         {Code::container_image_unknown, use.from,
-         "the image " + shown +
+         image +
              " has no registry URL; environment.docker_image is the "
              "placeholder " +
              *env.docker_image + dropped,

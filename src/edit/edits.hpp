@@ -28,6 +28,15 @@ struct Edit {
 /// Returns the edited window.
 [[nodiscard]] std::string apply_edits(std::string_view text, Span window, std::vector<Edit> edits);
 
+/// apply_edits() for a script that goes back inside double quotes (`bash -c
+/// "SCRIPT"`): the quotes must hand the inner shell the edited bytes, so `$`,
+/// `` ` ``, `"` and `\` are escaped, except in `verbatim` spans of `text`
+/// (sorted: the expansions left for the outer shell, as the user wrote them)
+/// and in a backslash-newline, which continues the line either way.
+[[nodiscard]] std::string apply_edits_double_quoted(std::string_view text, Span window,
+                                                    std::vector<Edit> edits,
+                                                    const std::vector<Span>& verbatim);
+
 /// The edits of one text as they will take effect, each with the caller's
 /// note (why it was made): a new edit inside an earlier one is dropped, and a
 /// new edit covering earlier ones supersedes them, so no note describes an

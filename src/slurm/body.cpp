@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "slurm/container_call.hpp"
+
 namespace s2a::slurm {
 namespace {
 
@@ -22,7 +24,8 @@ std::string text_with_placeholders(const ast::Word& word);
 
 /// Builds the list of sites by walking the AST. The AST depth is bounded by
 /// the parser's ParseLimits, so recursion here is bounded too.
-std::string script_text_of(const ast::Word& word, std::string_view source);
+std::string script_text_of(const ast::Word& word, std::string_view source,
+                           std::vector<Span>& expansions);
 
 class Walker {
  public:
@@ -123,6 +126,7 @@ class Walker {
       describe_srun(site);
     } else {
       site.launcher = detect_launcher(command.words, 0);
+      if (view == 0) site.nested_script = parse_line_shell_c(command.words);
     }
     const int nested = site.nested_script;
     body_.sites.push_back(std::move(site));
@@ -208,9 +212,13 @@ class Walker {
     site.srun_operand_in_variable =
         first > 0 && first < word_of.size() && word_of[first - 1] == word_of[first];
     if (site.srun_operand >= words.size()) return;
-    const std::string payload = program_name(words[site.srun_operand]);
-    if (is_shell(payload)) {
-      site.nested_script = parse_shell_c(words, site.srun_operand + 1);
+    // The step's program, also inside a container the mapping takes off.
+    size_t program = site.srun_operand;
+    if (const auto call = find_container_call(words, program, body_.views[site.view].text)) {
+      program = call->image + 1;
+    }
+    if (site.view == 0 && program < words.size() && is_shell(program_name(words[program]))) {
+      site.nested_script = parse_shell_c(words, program + 1);
       if (site.nested_script >= 0) return;
     }
     site.launcher = detect_launcher(words, site.srun_operand);
@@ -218,13 +226,37 @@ class Walker {
 
   /// `bash [-flags] -c SCRIPT`: parses SCRIPT and returns its index in Body::nested.
   int parse_shell_c(const std::vector<ast::Word>& words, size_t from) {
+    const std::optional<size_t> script = shell_c_script(words, from);
+    return script ? add_nested(words[*script]) : -1;
+  }
+
+  /// `bash -c SCRIPT` as a line of the batch script, alone or as the command
+  /// of a singularity/apptainer call (which comes off on AI Runtime): SCRIPT
+  /// runs where the line runs, and its commands are mapped like the
+  /// script's. Only a script that is one quoted word: it is written back
+  /// into the same quotes (air/command.cpp), with the words around it kept.
+  int parse_line_shell_c(const std::vector<ast::Word>& words) {
+    size_t shell = 0;
+    if (const auto call = find_container_call(words, 0, body_.views[0].text)) {
+      shell = call->image + 1;
+    }
+    if (shell >= words.size() || !is_shell(program_name(words[shell]))) return -1;
+    const std::optional<size_t> script = shell_c_script(words, shell + 1);
+    if (!script) return -1;
+    const auto& parts = words[*script].parts;
+    const bool one_quoted = parts.size() == 1 && (parts[0].kind == ast::PartKind::single_quoted ||
+                                                  parts[0].kind == ast::PartKind::double_quoted);
+    return one_quoted ? add_nested(words[*script]) : -1;
+  }
+
+  /// The index of SCRIPT in `bash [-flags] -c SCRIPT`, the flags from `from` on.
+  static std::optional<size_t> shell_c_script(const std::vector<ast::Word>& words, size_t from) {
     for (size_t i = from; i + 1 < words.size(); ++i) {
       const auto flag = literal_value(words[i]);
-      if (!flag || flag->empty() || flag->front() != '-') return -1;
-      if (flag->find('c') == std::string::npos) continue;
-      return add_nested(words[i + 1]);
+      if (!flag || flag->empty() || flag->front() != '-') return std::nullopt;
+      if (flag->find('c') != std::string::npos) return i + 1;
     }
-    return -1;
+    return std::nullopt;
   }
 
   int add_nested(const ast::Word& word) {
@@ -241,7 +273,7 @@ class Walker {
       // A double-quoted script whose expansions the batch shell filled in:
       // on AI Runtime the same shell runs the script itself, so each
       // expansion is kept as written and evaluated there.
-      nested->text = script_text_of(word, body_.views[0].text);
+      nested->text = script_text_of(word, body_.views[0].text, nested->outer_expansions);
       view =
           TextView{nested->text, {0, static_cast<uint32_t>(nested->text.size())}, false, word.span};
       nested->parse = parse_script(nested->text, 0);
@@ -268,7 +300,8 @@ class Walker {
 
 /// The text a `bash -c` word hands to bash: quotes and escapes removed, each
 /// expansion written as in the source (`$head_node`, `$(hostname)`).
-std::string script_text_of(const ast::Word& word, std::string_view source) {
+std::string script_text_of(const ast::Word& word, std::string_view source,
+                           std::vector<Span>& expansions) {
   std::string out;
   auto append = [&](const ast::WordPart& part) {
     switch (part.kind) {
@@ -277,8 +310,11 @@ std::string script_text_of(const ast::Word& word, std::string_view source) {
       case ast::PartKind::ansi_c_quoted:
         out += part.text;
         break;
-      default:
+      default: {
+        const auto begin = static_cast<uint32_t>(out.size());
         out += source.substr(part.span.begin, part.span.size());
+        expansions.push_back(Span{begin, static_cast<uint32_t>(out.size())});
+      }
     }
   };
   // Inside double quotes bash drops the backslash of \$ \" \\ \` and the

@@ -69,11 +69,15 @@ struct Site {
   // The program is inside a variable that also holds srun options
   // (ARGS="-l python"; srun $ARGS t.py): srun cannot be taken off the line.
   bool srun_operand_in_variable = false;
-  int nested_script = -1;  // index into Body::nested for `srun bash -c`
+  // index into Body::nested for `srun bash -c SCRIPT`, and for a batch-script
+  // line `bash -c 'SCRIPT'` (or `singularity exec IMG bash -c "SCRIPT"`)
+  int nested_script = -1;
 };
 
 struct NestedScript {
   std::string text;  // owned copy for double-quoted scripts (empty when exact)
+  // In `text`: the expansions the batch shell filled in, as written.
+  std::vector<Span> outer_expansions;
   ParseResult parse;
   uint32_t view = 0;
   Span word;  // the quoted word holding the script

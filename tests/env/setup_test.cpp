@@ -315,7 +315,7 @@ TEST(Containers, ComputedImagesAndMountsAreQuotedAsWritten) {
           "python t.py\n");
   std::string messages;
   for (const Diagnostic& d : t.diagnostics) messages += d.message + "\n";
-  EXPECT_NE(messages.find("the image a computed image ($IMAGE) has no registry URL"),
+  EXPECT_NE(messages.find("the computed image $IMAGE has no registry URL"),
             std::string::npos)
       << messages;
   EXPECT_NE(messages.find("container mounts do not exist on AI Runtime: $DATA, /ds will not"),
@@ -504,6 +504,48 @@ TEST(Containers, BareCallsSayWhatTheyRan) {
       run("apptainer run --pwd /app docker://unlhcc/alphafold:2.3.2 \\\n"
           "    # the input\n    --fasta_paths=input.fasta\n");
   EXPECT_TRUE(has_code(cut, Code::container_without_command));
+}
+
+// `singularity exec IMG /bin/bash -c "..."` (NYU's overlay pattern): the
+// script inside is mapped like the batch script's own lines and written back
+// into its quotes; the outer shell still fills in what it filled in before.
+TEST(LineScripts, ADoubleQuotedScriptIsMappedAndKeepsTheOuterExpansions) {
+  const Translation t = run(
+      "singularity exec --nv --overlay /scratch/u/o.ext3:ro /scratch/u/cuda.sif /bin/bash -c \"\n"
+      "source /ext3/env.sh\nconda activate dit\npython train.py --lr $1 --tag \\$HOST\n\"\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\n/bin/bash -c \"\nsource /ext3/env.sh\n"
+                             "# [slurm2air] conda activate dit\n"
+                             "python train.py --lr $1 --tag \\$HOST\n\""))
+      << t.workload->command;
+  EXPECT_TRUE(has_code(t, Code::setup_command_removed));
+  EXPECT_NE(messages_of(t, Code::cluster_path).find("/ext3/env.sh"), std::string::npos);
+  EXPECT_EQ(testing::check_bash_syntax(t.workload->command).exit_code, 0);
+}
+
+TEST(LineScripts, ASingleQuotedScriptKeepsItsShellAndArguments) {
+  const Translation t = run("bash -c 'module load cuda/12; python t.py \"$0\"' job-name\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "bash -c ': '\\''[slurm2air] module load cuda/12'\\''; python t.py "
+                             "\"$0\"' job-name"))
+      << t.workload->command;
+  EXPECT_TRUE(has_code(t, Code::setup_command_removed));
+}
+
+TEST(LineScripts, AScriptWithNothingToChangeIsLeftAsWritten) {
+  const Translation t = run("bash -c \"echo $HOSTNAME; python t.py\"\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\nbash -c \"echo $HOSTNAME; python t.py\"")) << t.workload->command;
+}
+
+TEST(LineScripts, ALauncherInsideIsMappedForEveryNode) {
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=h100:8\n"
+                "srun singularity exec --nv img.sif bash -c 'torchrun --nproc_per_node=8 t.py'\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "--nnodes=")) << t.workload->command;
+  EXPECT_FALSE(command_has(t, "singularity")) << t.workload->command;
 }
 
 TEST(RemovedStatements, ThatShareTheirLineSayWhatWasThereWithoutRunningIt) {

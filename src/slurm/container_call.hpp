@@ -1,0 +1,39 @@
+// `singularity|apptainer exec|run [OPTIONS] IMAGE CMD...` read once: the
+// body walk finds the command inside it (a `bash -c` script to parse), the
+// mapping rules report its mounts (air/map_workload.cpp) and unwrap it
+// (air/setup.cpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "grammar/ast.hpp"
+
+namespace s2a::slurm {
+
+struct ContainerOption {
+  size_t word = 0;       // the option word
+  size_t last_word = 0;  // the word of its value when separate (`--bind a:b`), else `word`
+  std::string name;      // "--bind", "-B", "--env" (without =value)
+  bool has_value = false;
+  std::optional<std::string> value;  // the value when it has no expansion
+  Span value_span;                   // the value as written, in the command's view
+};
+
+struct ContainerCall {
+  size_t wrapper = 0;  // the `singularity`/`apptainer` word
+  bool run = false;    // `run`: the image's runscript receives CMD as its arguments
+  std::vector<ContainerOption> options;
+  size_t image = 0;  // the image word; == words.size() when the line ends first
+};
+
+/// The call at words[start...], when it is a singularity or apptainer
+/// exec/run. Options are the words up to the image that start with a
+/// literal `-`; their values may be computed (`--env=$VARS`).
+[[nodiscard]] std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& words,
+                                                               size_t start,
+                                                               std::string_view view_text);
+
+}  // namespace s2a::slurm
