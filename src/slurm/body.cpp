@@ -126,7 +126,7 @@ class Walker {
       describe_srun(site);
     } else {
       site.launcher = detect_launcher(command.words, 0);
-      if (view == 0) site.nested_script = parse_line_shell_c(command.words);
+      if (view == 0) site.nested_script = parse_line_shell_c(command.words, site.program);
     }
     const int nested = site.nested_script;
     body_.sites.push_back(std::move(site));
@@ -235,12 +235,15 @@ class Walker {
   /// runs where the line runs, and its commands are mapped like the
   /// script's. Only a script that is one quoted word: it is written back
   /// into the same quotes (air/command.cpp), with the words around it kept.
-  int parse_line_shell_c(const std::vector<ast::Word>& words) {
+  int parse_line_shell_c(const std::vector<ast::Word>& words, std::string_view program) {
     size_t shell = 0;
+    std::optional<std::string> storage;
     if (const auto call = find_container_call(words, 0, body_.views[0].text)) {
       shell = call->image + 1;
+      if (shell >= words.size()) return -1;
+      program = program_view(words[shell], storage);
     }
-    if (shell >= words.size() || !is_shell(program_name(words[shell]))) return -1;
+    if (!is_shell(program)) return -1;
     const std::optional<size_t> script = shell_c_script(words, shell + 1);
     if (!script) return -1;
     const auto& parts = words[*script].parts;
