@@ -72,6 +72,26 @@ bool is_idempotent(std::string_view program) {
   return kIdempotent.count(program) != 0;
 }
 
+/// A script may open or end with `\` and a newline (`CMD="\` with the
+/// commands on the next lines, or a last `--flag \` before the closing
+/// quote): the pair joins nothing there, but written out where the script
+/// was, or inside `{ }`, it would join the next line. So it goes.
+std::string_view trim_continuations(std::string_view text) {
+  for (;;) {
+    const size_t first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos || text.substr(first, 2) != "\\\n") break;
+    text.remove_prefix(first + 2);
+  }
+  for (;;) {
+    const size_t last = text.find_last_not_of(" \t\n");
+    if (last == std::string_view::npos || text.substr(last, 2) != "\\\n") return text;
+    size_t backslashes = 0;
+    while (backslashes <= last && text[last - backslashes] == '\\') ++backslashes;
+    if (backslashes % 2 == 0) return text;  // `\\`: an escaped backslash, kept
+    text = text.substr(0, last);
+  }
+}
+
 /// Removes the indentation shared by all non-blank lines and the blank lines
 /// around the text: a `bash -c '...'` script is usually indented inside quotes.
 /// It runs on the whole command: one pass finds the lines, one copies them.
@@ -581,7 +601,7 @@ class CommandMapper final : public CommandEditor {
     param.kind = ast::PartKind::param;
     param.text = std::string(name);
     param.span = Span{site.command->span.begin, site.command->span.begin};
-    return ValueReader(variables_, compute_).variable(param);
+    return reader_for(site.view).variable(param);
   }
 
   /// What is wrong with a torchrun option held in a variable, or empty.
@@ -1154,7 +1174,8 @@ class CommandMapper final : public CommandEditor {
       requote_line_script(site, nested);
       return;
     }
-    std::string inner = dedent(apply_edits(view.text, view.window, edits_[nested.view].edits()));
+    std::string inner = dedent(
+        trim_continuations(apply_edits(view.text, view.window, edits_[nested.view].edits())));
     const auto& words = site.command->words;
     size_t script_word = 0;
     for (size_t i = 0; i < words.size(); ++i) {
@@ -1198,12 +1219,12 @@ class CommandMapper final : public CommandEditor {
     const std::vector<Edit> edits = edits_[nested.view].edits();
     if (edits.empty()) return;
     const slurm::TextView& view = body_.views[nested.view];
-    const std::string script =
-        view.exact ? single_quote(apply_edits(view.text, view.window, edits))
-                   : "\"" +
-                         apply_edits_double_quoted(view.text, view.window, edits,
-                                                   nested.outer_expansions) +
-                         "\"";
+    const std::string script = view.exact
+                                   ? single_quote(apply_edits(view.text, view.window, edits))
+                                   : "\"" +
+                                         apply_edits_double_quoted(view.text, view.window, edits,
+                                                                   nested.outer_expansions) +
+                                         "\"";
     edit(site.view, nested.word, script, "the `bash -c` script, rewritten");
   }
 
@@ -1237,8 +1258,16 @@ class CommandMapper final : public CommandEditor {
   }
 
   /// The value of an option in the batch shell's terms.
+  /// Reads words of `view` in the batch shell's terms: a script rebuilt
+  /// from a double-quoted word reads variables where that word is.
+  ValueReader reader_for(uint32_t view) const {
+    const slurm::TextView& text = body_.views[view];
+    if (text.exact) return ValueReader(variables_, compute_);
+    return ValueReader(variables_, compute_, text.fallback.begin);
+  }
+
   ShellValue option_value(const Site& site, const LauncherOption& option) const {
-    const ValueReader reader(variables_, compute_);
+    const ValueReader reader = reader_for(site.view);
     const ast::Word& word = site.command->words[option.value_word];
     if (option.value_word != option.word) return reader.word(word);
     // `--name=value`: read the parts after the `=`.

@@ -150,6 +150,7 @@ ShellValue ShellVariables::lookup(std::string_view name, uint32_t at) const {
 }
 
 ShellValue ValueReader::named(std::string_view name, uint32_t at) const {
+  at = at_.value_or(at);
   const uint64_t nodes = compute_.nodes;
   const uint64_t gpus = compute_.gpus_per_node;
   if (name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES" || name == "SLURM_STEP_NUM_NODES" ||

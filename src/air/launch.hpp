@@ -60,6 +60,10 @@ class ValueReader {
  public:
   ValueReader(const ShellVariables& variables, const Compute& compute)
       : variables_(variables), compute_(compute) {}
+  /// Reads text whose offsets are not the file's (a script rebuilt from a
+  /// double-quoted `bash -c` word) as if it stood at file offset `at`.
+  ValueReader(const ShellVariables& variables, const Compute& compute, uint32_t at)
+      : variables_(variables), compute_(compute), at_(at) {}
 
   [[nodiscard]] ShellValue word(const ast::Word& word) const;
   [[nodiscard]] ShellValue parts(const std::vector<ast::WordPart>& parts) const;
@@ -73,6 +77,7 @@ class ValueReader {
 
   const ShellVariables& variables_;
   const Compute& compute_;
+  std::optional<uint32_t> at_;
 };
 
 /// The scontrol idiom for the first node: `scontrol show hostname[s] [LIST] | head -n 1`.

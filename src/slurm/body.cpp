@@ -22,11 +22,65 @@ bool is_python(std::string_view program) {
 
 std::string text_with_placeholders(const ast::Word& word);
 
-/// Builds the list of sites by walking the AST. The AST depth is bounded by
-/// the parser's ParseLimits, so recursion here is bounded too.
+enum class ScriptWord { readable, unquoted_expansion, only_expansions };
+
+bool is_expansion(const ast::WordPart& part) {
+  switch (part.kind) {
+    case ast::PartKind::literal:
+    case ast::PartKind::single_quoted:
+    case ast::PartKind::ansi_c_quoted:
+    case ast::PartKind::double_quoted:
+      return false;
+    default:
+      return true;
+  }
+}
+
+bool is_blank(std::string_view text) {
+  return text.find_first_not_of(" \t\n") == std::string_view::npos;
+}
+
+/// Whether a `bash -c` word holds a script that can be read: not when it is
+/// nothing but expansions (`"$CMD"`, or `$CMD`, which bash also splits).
+/// Expansions among written commands are kept as written (`"$SETUP; python
+/// t.py"`, `"python t.py --lr "$LR`).
+ScriptWord classify_script_word(const ast::Word& word) {
+  bool has_text = false;
+  bool unquoted_expansion = false;
+  for (const ast::WordPart& part : word.parts) {
+    if (is_expansion(part)) {
+      unquoted_expansion = true;
+    } else if (part.kind != ast::PartKind::double_quoted) {
+      has_text = has_text || !is_blank(part.text);
+    } else {
+      for (const ast::WordPart& inner : part.parts) {
+        has_text = has_text || (!is_expansion(inner) && !is_blank(inner.text));
+      }
+    }
+  }
+  if (has_text) return ScriptWord::readable;
+  return unquoted_expansion ? ScriptWord::unquoted_expansion : ScriptWord::only_expansions;
+}
+
+/// Whether a value, as written, starts with `-` once its opening quote,
+/// blanks and line continuations are passed (`SRUN_ARGS=" \` then
+/// `--wait=60 ...` on the next lines).
+bool starts_with_option(std::string_view written) {
+  const bool single_quoted = written.starts_with('\'');
+  size_t i = single_quoted || written.starts_with('"') ? 1 : 0;
+  for (;;) {
+    while (i < written.size() && (written[i] == ' ' || written[i] == '\t')) ++i;
+    if (single_quoted || written.substr(i, 2) != "\\\n") break;  // '\<newline>' stays
+    i += 2;
+  }
+  return i < written.size() && written[i] == '-';
+}
+
 std::string script_text_of(const ast::Word& word, std::string_view source,
                            std::vector<Span>& expansions);
 
+/// Builds the list of sites by walking the AST. The AST depth is bounded by
+/// the parser's ParseLimits, so recursion here is bounded too.
 class Walker {
  public:
   Walker(Body& body, Diagnostics& diagnostics) : body_(body), diagnostics_(diagnostics) {}
@@ -164,9 +218,8 @@ class Walker {
 
   /// NAME's value is `word`'s literal value from `skip` on, written `value`.
   void remember(std::string_view name, std::string_view value, const ast::Word& word, size_t skip) {
-    const bool options =
-        value.starts_with('-') || value.starts_with("\"-") || value.starts_with("'-");
-    std::optional<std::string> literal = options ? literal_value(word) : std::nullopt;
+    std::optional<std::string> literal =
+        starts_with_option(value) ? literal_value(word) : std::nullopt;
     if (literal && literal->size() >= skip) {
       option_variables_[std::string(name)] = literal->substr(skip);
     } else if (const auto it = option_variables_.find(name); it != option_variables_.end()) {
@@ -212,44 +265,67 @@ class Walker {
     site.srun_operand_in_variable =
         first > 0 && first < word_of.size() && word_of[first - 1] == word_of[first];
     if (site.srun_operand >= words.size()) return;
-    // The step's program, also inside a container the mapping takes off.
-    size_t program = site.srun_operand;
-    if (const auto call = find_container_call(words, program, body_.views[site.view].text)) {
-      program = call->image + 1;
-    }
-    if (site.view == 0 && program < words.size() && is_shell(program_name(words[program]))) {
+    const size_t program = program_after_container(words, site.srun_operand, site.view);
+    std::optional<std::string> storage;
+    if (site.view == 0 && program < words.size() &&
+        is_shell(program_view(words[program], storage))) {
       site.nested_script = parse_shell_c(words, program + 1);
       if (site.nested_script >= 0) return;
     }
     site.launcher = detect_launcher(words, site.srun_operand);
   }
 
+  /// The index of the program a command from `from` on runs: the word after
+  /// the image when it is a singularity/apptainer call, which the mapping
+  /// takes off (the index may be one past the end).
+  size_t program_after_container(const std::vector<ast::Word>& words, size_t from,
+                                 uint32_t view) const {
+    const auto call = find_container_call(words, from, body_.views[view].text);
+    return call ? call->image + 1 : from;
+  }
+
   /// `bash [-flags] -c SCRIPT`: parses SCRIPT and returns its index in Body::nested.
   int parse_shell_c(const std::vector<ast::Word>& words, size_t from) {
     const std::optional<size_t> script = shell_c_script(words, from);
-    return script ? add_nested(words[*script]) : -1;
+    return script ? add_script_word(words[*script]) : -1;
+  }
+
+  /// Parses a `bash -c` word whose script can be read; reports one that is
+  /// made when the job runs, whose commands then go on untranslated.
+  int add_script_word(const ast::Word& word) {
+    const ScriptWord kind = classify_script_word(word);
+    if (kind == ScriptWord::readable) return add_nested(word, word.span);
+    if (const auto value = script_variable_value(word)) return add_nested(*value, word.span);
+    const std::string written(body_.views[0].text.substr(word.span.begin, word.span.size()));
+    std::string message =
+        kind == ScriptWord::unquoted_expansion
+            ? "the `bash -c` script is `" + written +
+                  "`, unquoted: bash splits it and takes only its first word as the script "
+                  "(the rest become $0, $1, ...)"
+            : "the `bash -c` script is `" + written + "`, whose value is set when the job runs";
+    message += "; the commands in it are not translated";
+    diagnostics_.push_back(
+        {Code::shell_script_unread, word.span, std::move(message),
+         "write the commands into the `bash -c` word itself, or check them by hand: setup "
+         "commands, cluster paths, srun and launchers in them are passed on as written"});
+    return -1;
   }
 
   /// `bash -c SCRIPT` as a line of the batch script, alone or as the command
   /// of a singularity/apptainer call (which comes off on AI Runtime): SCRIPT
   /// runs where the line runs, and its commands are mapped like the
-  /// script's. Only a script that is one quoted word: it is written back
-  /// into the same quotes (air/command.cpp), with the words around it kept.
+  /// script's. A rewritten script goes back into the word it came in, in the
+  /// same single quotes or else double quotes (air/command.cpp).
   int parse_line_shell_c(const std::vector<ast::Word>& words, std::string_view program) {
-    size_t shell = 0;
+    const size_t shell = program_after_container(words, 0, 0);
     std::optional<std::string> storage;
-    if (const auto call = find_container_call(words, 0, body_.views[0].text)) {
-      shell = call->image + 1;
+    if (shell != 0) {
       if (shell >= words.size()) return -1;
       program = program_view(words[shell], storage);
     }
     if (!is_shell(program)) return -1;
     const std::optional<size_t> script = shell_c_script(words, shell + 1);
-    if (!script) return -1;
-    const auto& parts = words[*script].parts;
-    const bool one_quoted = parts.size() == 1 && (parts[0].kind == ast::PartKind::single_quoted ||
-                                                  parts[0].kind == ast::PartKind::double_quoted);
-    return one_quoted ? add_nested(words[*script]) : -1;
+    return script ? add_script_word(words[*script]) : -1;
   }
 
   /// The index of SCRIPT in `bash [-flags] -c SCRIPT`, the flags from `from` on.
@@ -262,9 +338,93 @@ class Walker {
     return std::nullopt;
   }
 
-  int add_nested(const ast::Word& word) {
+  /// The script in `"$NAME"` or `"$LAUNCHER $CMD"` (the idiom `CMD="python
+  /// train.py ..."; srun bash -c "$CMD"`): the variables' values joined as
+  /// written, when the batch script sets each once, before this point, and
+  /// they make a script that can be read. One variable's value is the word
+  /// itself (its reports point there); several make a word of their parts.
+  /// A value that is itself such a word (`CMD="$LAUNCHER $PROGRAM"`) is
+  /// followed, a few levels deep.
+  std::optional<ast::Word> script_variable_value(const ast::Word& word, int depth = 0) const {
+    if (depth > 3 || word.parts.size() != 1 || word.parts[0].kind != ast::PartKind::double_quoted) {
+      return std::nullopt;
+    }
+    const auto& inner = word.parts[0].parts;
+    ast::Word joined;
+    joined.span = word.span;
+    for (const ast::WordPart& part : inner) {
+      if (part.kind == ast::PartKind::literal && is_blank(part.text)) {
+        joined.parts.push_back(part);
+        continue;
+      }
+      if (part.kind != ast::PartKind::param || !part.op.empty()) return std::nullopt;
+      std::optional<ast::Word> value = sole_assignment(part.text);
+      if (value && classify_script_word(*value) == ScriptWord::only_expansions) {
+        value = script_variable_value(*value, depth + 1);
+      }
+      if (!value) return std::nullopt;
+      if (inner.size() == 1)
+        joined = std::move(*value);
+      else
+        joined.parts.insert(joined.parts.end(), value->parts.begin(), value->parts.end());
+    }
+    if (classify_script_word(joined) != ScriptWord::readable) return std::nullopt;
+    return joined;
+  }
+
+  /// The value of the only assignment to NAME in the batch script so far
+  /// (`NAME=...`, `export`/`readonly`/`declare NAME=...`), as a word.
+  std::optional<ast::Word> sole_assignment(std::string_view name) const {
+    std::optional<ast::Word> value;
+    int count = 0;
+    for (const Site& site : body_.sites) {
+      if (site.view != 0) continue;
+      const ast::Command& command = *site.command;
+      for (const ast::Assignment& a : command.assignments) {
+        // `NAME=x prog` sets NAME for prog only.
+        if (a.name != name || !command.words.empty()) continue;
+        if (a.append || a.is_array) return std::nullopt;
+        ++count;
+        value = a.value;
+      }
+      if (command.words.empty() || !is_declaration_builtin(site.program)) continue;
+      for (size_t i = 1; i < command.words.size(); ++i) {
+        if (auto declared = declared_value(command.words[i], name)) {
+          ++count;
+          value = std::move(declared);
+        }
+      }
+    }
+    if (count != 1) return std::nullopt;
+    return value;
+  }
+
+  /// The value part of a declaration builtin's `NAME=value` word.
+  static std::optional<ast::Word> declared_value(const ast::Word& word, std::string_view name) {
+    if (word.parts.empty() || word.parts[0].kind != ast::PartKind::literal) return std::nullopt;
+    const ast::WordPart& head = word.parts[0];
+    if (head.text.size() <= name.size() || !head.text.starts_with(name) ||
+        head.text[name.size()] != '=') {
+      return std::nullopt;
+    }
+    ast::Word value;
+    const auto skip = static_cast<uint32_t>(name.size() + 1);
+    value.span = Span{head.span.begin + skip, word.span.end};
+    if (head.text.size() > skip) {
+      ast::WordPart rest = head;
+      rest.text.erase(0, skip);
+      rest.span.begin += skip;
+      value.parts.push_back(std::move(rest));
+    }
+    value.parts.insert(value.parts.end(), word.parts.begin() + 1, word.parts.end());
+    return value;
+  }
+
+  /// Parses the script in `word` for the command word at `use` (the same
+  /// word, or `"$NAME"` for a script kept in a variable).
+  int add_nested(const ast::Word& word, Span use) {
     auto nested = std::make_unique<NestedScript>();
-    nested->word = word.span;
+    nested->word = use;
     TextView view;
     // A lone single-quoted word is the file's own bytes: keep exact positions.
     if (word.parts.size() == 1 && word.parts[0].kind == ast::PartKind::single_quoted) {

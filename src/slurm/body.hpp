@@ -80,7 +80,7 @@ struct NestedScript {
   std::vector<Span> outer_expansions;
   ParseResult parse;
   uint32_t view = 0;
-  Span word;  // the quoted word holding the script
+  Span word;  // the command word handing it over: the script, or "$NAME" holding it
 };
 
 struct Body {

@@ -244,6 +244,35 @@ TEST(LaunchCommand, OneNodeLaunchOutsideSrunStaysOnNodeZero) {
             std::string::npos);
 }
 
+// NVIDIA DeepLearningExamples' `readonly CMD="\\n python ..."; srun bash -c "${CMD}"`.
+TEST(LaunchCommand, AStepScriptKeptInAVariableRunsOnEveryNode) {
+  const Translation t =
+      run(script(k2x8,
+                 "readonly TRAIN_CMD=\"\\\n  torchrun --nproc_per_node=8 t.py \\\n"
+                 "  --epochs 3\"\nsrun -l bash -c \"${TRAIN_CMD}\"\n"));
+  EXPECT_NE(body_of(t).find("\ntorchrun --nnodes=\"$NUM_NODES\""), std::string::npos) << body_of(t);
+  EXPECT_NE(body_of(t).find("t.py \\\n--epochs 3\n"), std::string::npos) << body_of(t);
+  EXPECT_EQ(body_of(t).find("srun"), std::string::npos) << body_of(t);
+  EXPECT_FALSE(has_code(t, Code::shell_script_unread));
+  EXPECT_EQ(testing::check_bash_syntax(t.workload->command).exit_code, 0);
+  // stas00's layout: `CMD="$LAUNCHER $PROGRAM"`, each set once; the last
+  // line continuation must not join the `}` around the step.
+  const Translation joined =
+      run(script(k2x8,
+                 "export LAUNCHER=\"python -u -m torch.distributed.run --nproc_per_node 8 "
+                 "--node_rank \\$SLURM_PROCID\"\nPROGRAM=\"t.py --lr 3 \\\n\"\n"
+                 "export CMD=\"$LAUNCHER $PROGRAM\"\nsrun bash -c \"$CMD\" 2>&1 | tee log\n"));
+  EXPECT_NE(body_of(joined).find("--node_rank \"$NODE_RANK\" t.py --lr 3 \n} 2>&1 | tee log"),
+            std::string::npos)
+      << body_of(joined);
+  EXPECT_FALSE(has_code(joined, Code::shell_script_unread));
+  EXPECT_EQ(testing::check_bash_syntax(joined.workload->command).exit_code, 0);
+  // A step whose script is not known keeps `bash -c "$CMD"` and says so.
+  const Translation unknown = run(script(k2x8, "srun bash -c \"$CMD\"\n"));
+  EXPECT_NE(body_of(unknown).find("bash -c \"$CMD\""), std::string::npos) << body_of(unknown);
+  EXPECT_TRUE(has_code(unknown, Code::shell_script_unread));
+}
+
 TEST(LaunchCommand, TaskRanksOfOneTaskPerNodeAreTheNodeRank) {
   // bigscience's `srun bash -c "$LAUNCHER --node_rank \$SLURM_PROCID $CMD"`.
   const Translation t = run(script(
@@ -294,6 +323,24 @@ TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
   // A variable holding a program stays the program.
   const Translation program = run(script(k2x8, "PY=python3\nsrun $PY t.py\n"));
   EXPECT_EQ(body_of(program), "PY=python3\n$PY t.py\n");
+  // stas00's layout: the value opens with a line continuation.
+  const Translation continued =
+      run(script(k2x8,
+                 "SRUN_ARGS=\" \\\n    --wait=60 \\\n    --kill-on-bad-exit=1 \\\n    \"\n"
+                 "srun $SRUN_ARGS --jobid $SLURM_JOB_ID python t.py\n"));
+  EXPECT_NE(body_of(continued).find("\"\npython t.py\n"), std::string::npos) << body_of(continued);
+}
+
+// Variables in a double-quoted `bash -c` script are the batch shell's, read
+// where the word is (the script's own offsets are not the file's).
+TEST(LaunchCommand, VariablesInADoubleQuotedStepScriptAreTheBatchShells) {
+  const Translation t =
+      run(script(k2x8,
+                 "NNODES=$SLURM_NNODES\nGPUS=8\n"
+                 "srun bash -c \"torchrun --nnodes $NNODES --nproc_per_node $GPUS t.py\"\n"));
+  EXPECT_NE(body_of(t).find("--nnodes \"$NUM_NODES\" --nproc_per_node"), std::string::npos)
+      << body_of(t);
+  EXPECT_FALSE(has_code(t, Code::launcher_count_mismatch));
 }
 
 TEST(LaunchCommand, SlurmNamesTheScriptSetsItselfKeepTheScriptsValue) {

@@ -315,8 +315,7 @@ TEST(Containers, ComputedImagesAndMountsAreQuotedAsWritten) {
           "python t.py\n");
   std::string messages;
   for (const Diagnostic& d : t.diagnostics) messages += d.message + "\n";
-  EXPECT_NE(messages.find("the computed image $IMAGE has no registry URL"),
-            std::string::npos)
+  EXPECT_NE(messages.find("the computed image $IMAGE has no registry URL"), std::string::npos)
       << messages;
   EXPECT_NE(messages.find("container mounts do not exist on AI Runtime: $DATA, /ds will not"),
             std::string::npos)
@@ -514,9 +513,10 @@ TEST(LineScripts, ADoubleQuotedScriptIsMappedAndKeepsTheOuterExpansions) {
       "singularity exec --nv --overlay /scratch/u/o.ext3:ro /scratch/u/cuda.sif /bin/bash -c \"\n"
       "source /ext3/env.sh\nconda activate dit\npython train.py --lr $1 --tag \\$HOST\n\"\n");
   ASSERT_TRUE(t.workload);
-  EXPECT_TRUE(command_has(t, "\n/bin/bash -c \"\nsource /ext3/env.sh\n"
-                             "# [slurm2air] conda activate dit\n"
-                             "python train.py --lr $1 --tag \\$HOST\n\""))
+  EXPECT_TRUE(command_has(t,
+                          "\n/bin/bash -c \"\nsource /ext3/env.sh\n"
+                          "# [slurm2air] conda activate dit\n"
+                          "python train.py --lr $1 --tag \\$HOST\n\""))
       << t.workload->command;
   EXPECT_TRUE(has_code(t, Code::setup_command_removed));
   EXPECT_NE(messages_of(t, Code::cluster_path).find("/ext3/env.sh"), std::string::npos);
@@ -526,8 +526,9 @@ TEST(LineScripts, ADoubleQuotedScriptIsMappedAndKeepsTheOuterExpansions) {
 TEST(LineScripts, ASingleQuotedScriptKeepsItsShellAndArguments) {
   const Translation t = run("bash -c 'module load cuda/12; python t.py \"$0\"' job-name\n");
   ASSERT_TRUE(t.workload);
-  EXPECT_TRUE(command_has(t, "bash -c ': '\\''[slurm2air] module load cuda/12'\\''; python t.py "
-                             "\"$0\"' job-name"))
+  EXPECT_TRUE(command_has(t,
+                          "bash -c ': '\\''[slurm2air] module load cuda/12'\\''; python t.py "
+                          "\"$0\"' job-name"))
       << t.workload->command;
   EXPECT_TRUE(has_code(t, Code::setup_command_removed));
 }
@@ -546,6 +547,56 @@ TEST(LineScripts, ALauncherInsideIsMappedForEveryNode) {
   ASSERT_TRUE(t.workload);
   EXPECT_TRUE(command_has(t, "--nnodes=")) << t.workload->command;
   EXPECT_FALSE(command_has(t, "singularity")) << t.workload->command;
+}
+
+TEST(LineScripts, AScriptOfSeveralQuotedPartsIsMappedIntoDoubleQuotes) {
+  const Translation t = run("bash -c \"module load cuda/12; \"'python t.py --tag $HOST'\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t,
+                          "\nbash -c \": '[slurm2air] module load cuda/12'; python t.py --tag "
+                          "\\$HOST\""))
+      << t.workload->command;
+  EXPECT_EQ(testing::check_bash_syntax(t.workload->command).exit_code, 0);
+}
+
+// `CMD="..."; bash -c "$CMD"`: the script is read from the one assignment
+// and written, translated, where it is used; the assignment stays.
+TEST(ScriptVariables, AScriptKeptInAVariableIsMappedWhereItIsUsed) {
+  const Translation t =
+      run("SETUP=\"module load x; python prep.py --out /scratch/u/data\"\n"
+          "bash -c \"$SETUP\"\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t,
+                          "\nbash -c \": '[slurm2air] module load x'; python prep.py --out "
+                          "/scratch/u/data\""))
+      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\nSETUP=\"module load x;")) << t.workload->command;
+  EXPECT_FALSE(has_code(t, Code::shell_script_unread));
+  // Reports inside the script point at the assignment that holds it.
+  const size_t assignment = kHead.size() + std::string("SETUP=").size();
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::cluster_path) {
+      EXPECT_EQ(d.span.begin, assignment);
+    }
+  }
+  EXPECT_NE(messages_of(t, Code::cluster_path).find("/scratch/u/data"), std::string::npos);
+}
+
+TEST(ScriptVariables, AScriptThatCannotBeKnownIsReported) {
+  // Set twice: which value runs depends on the run.
+  const Translation twice =
+      run("CMD='python a.py'\n[ -f x ] && CMD='python b.py'\nbash -c \"$CMD\"\n");
+  EXPECT_NE(messages_of(twice, Code::shell_script_unread).find("`\"$CMD\"`, whose value is set"),
+            std::string::npos);
+  EXPECT_TRUE(command_has(twice, "\nbash -c \"$CMD\"")) << twice.workload->command;
+  // Never set in the script.
+  EXPECT_TRUE(has_code(run("bash -c \"${TRAIN_CMD}\"\n"), Code::shell_script_unread));
+  // Unquoted: bash takes only the first word as the script.
+  const Translation unquoted = run("CMD='python t.py'\nbash -c $CMD\n");
+  EXPECT_NE(messages_of(unquoted, Code::shell_script_unread).find("unquoted"), std::string::npos);
+  // Set for one command only (`CMD=x prog`), it is not the shell's variable.
+  EXPECT_TRUE(
+      has_code(run("CMD='python t.py' env\nbash -c \"$CMD\"\n"), Code::shell_script_unread));
 }
 
 TEST(RemovedStatements, ThatShareTheirLineSayWhatWasThereWithoutRunningIt) {
