@@ -173,13 +173,25 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     split_mounts(*mounts->second->value, use->mounts);
     use->mounts_from = mounts->second->span;
   }
+  // A value kept in a variable the batch script sets once to a literal
+  // (`IMAGE=nvcr.io/...` ... `--container-image="$IMAGE"`) is that literal.
+  const auto from_variable = [&](const slurm::Site& site,
+                                 Span written) -> std::optional<std::string> {
+    const slurm::TextView& view = body.views[site.view];
+    if (site.view != 0 && view.exact) return std::nullopt;  // the inner shell's variables
+    const auto before = static_cast<size_t>(&site - body.sites.data());
+    return slurm::sole_literal(body, before, view.text.substr(written.begin, written.size()));
+  };
   for (const slurm::Site& site : body.sites) {
     const auto& words = site.command->words;
     if (site.program == "srun" && site.srun) {
       for (const directives::Option& option : site.srun->options) {
         if (!option.value) continue;
         const std::string_view name = option.name();
-        const std::optional<std::string> literal = srun_literal(option);
+        std::optional<std::string> literal = srun_literal(option);
+        if (!literal && (name == "container-image" || name == "container-mounts")) {
+          literal = from_variable(site, option.value_span);
+        }
         if (name == "container-image" && !use) {
           use = ContainerUse{value_as_shown(literal, body, site, option.value_span),
                              literal.has_value(),
@@ -209,7 +221,8 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     }
     const size_t i = call->image;
     if (i >= words.size()) continue;
-    const auto image = slurm::literal_value(words[i]);
+    std::optional<std::string> image = slurm::literal_value(words[i]);
+    if (!image) image = from_variable(site, words[i].span);
     const std::string_view text = body.views[site.view].text;
     use = ContainerUse{
         image ? *image : std::string(text.substr(words[i].span.begin, words[i].span.size())),

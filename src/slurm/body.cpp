@@ -79,6 +79,56 @@ bool starts_with_option(std::string_view written) {
 std::string script_text_of(const ast::Word& word, std::string_view source,
                            std::vector<Span>& expansions);
 
+/// The value part of a declaration builtin's `NAME=value` word.
+std::optional<ast::Word> declared_value(const ast::Word& word, std::string_view name) {
+  if (word.parts.empty() || word.parts[0].kind != ast::PartKind::literal) return std::nullopt;
+  const ast::WordPart& head = word.parts[0];
+  if (head.text.size() <= name.size() || !head.text.starts_with(name) ||
+      head.text[name.size()] != '=') {
+    return std::nullopt;
+  }
+  ast::Word value;
+  const auto skip = static_cast<uint32_t>(name.size() + 1);
+  value.span = Span{head.span.begin + skip, word.span.end};
+  if (head.text.size() > skip) {
+    ast::WordPart rest = head;
+    rest.text.erase(0, skip);
+    rest.span.begin += skip;
+    value.parts.push_back(std::move(rest));
+  }
+  value.parts.insert(value.parts.end(), word.parts.begin() + 1, word.parts.end());
+  return value;
+}
+
+/// The value of the only assignment to NAME in the batch script among its
+/// first `before` sites (`NAME=...`, `export`/`readonly`/`declare NAME=...`),
+/// as a word.
+std::optional<ast::Word> sole_assignment(const Body& body, size_t before, std::string_view name) {
+  std::optional<ast::Word> value;
+  int count = 0;
+  for (size_t s = 0; s < before && s < body.sites.size(); ++s) {
+    const Site& site = body.sites[s];
+    if (site.view != 0) continue;
+    const ast::Command& command = *site.command;
+    for (const ast::Assignment& a : command.assignments) {
+      // `NAME=x prog` sets NAME for prog only.
+      if (a.name != name || !command.words.empty()) continue;
+      if (a.append || a.is_array) return std::nullopt;
+      ++count;
+      value = a.value;
+    }
+    if (command.words.empty() || !is_declaration_builtin(site.program)) continue;
+    for (size_t i = 1; i < command.words.size(); ++i) {
+      if (auto declared = declared_value(command.words[i], name)) {
+        ++count;
+        value = std::move(declared);
+      }
+    }
+  }
+  if (count != 1) return std::nullopt;
+  return value;
+}
+
 /// Builds the list of sites by walking the AST. The AST depth is bounded by
 /// the parser's ParseLimits, so recursion here is bounded too.
 class Walker {
@@ -294,8 +344,16 @@ class Walker {
   /// made when the job runs, whose commands then go on untranslated.
   int add_script_word(const ast::Word& word) {
     const ScriptWord kind = classify_script_word(word);
-    if (kind == ScriptWord::readable) return add_nested(word, word.span);
-    if (const auto value = script_variable_value(word)) return add_nested(*value, word.span);
+    if (kind == ScriptWord::readable) {
+      const std::optional<ast::Word> expanded = with_program_variable(word);
+      return add_nested(expanded ? *expanded : word, word.span);
+    }
+    if (std::optional<ast::Word> value = script_variable_value(word)) {
+      if (std::optional<ast::Word> expanded = with_program_variable(*value)) {
+        value = std::move(expanded);
+      }
+      return add_nested(*value, word.span);
+    }
     const std::string written(body_.views[0].text.substr(word.span.begin, word.span.size()));
     std::string message =
         kind == ScriptWord::unquoted_expansion
@@ -358,66 +416,49 @@ class Walker {
         continue;
       }
       if (part.kind != ast::PartKind::param || !part.op.empty()) return std::nullopt;
-      std::optional<ast::Word> value = sole_assignment(part.text);
+      std::optional<ast::Word> value = sole_assignment(body_, body_.sites.size(), part.text);
       if (value && classify_script_word(*value) == ScriptWord::only_expansions) {
         value = script_variable_value(*value, depth + 1);
       }
       if (!value) return std::nullopt;
-      if (inner.size() == 1)
+      if (inner.size() == 1) {
         joined = std::move(*value);
-      else
+      } else {
         joined.parts.insert(joined.parts.end(), value->parts.begin(), value->parts.end());
+      }
     }
     if (classify_script_word(joined) != ScriptWord::readable) return std::nullopt;
     return joined;
   }
 
-  /// The value of the only assignment to NAME in the batch script so far
-  /// (`NAME=...`, `export`/`readonly`/`declare NAME=...`), as a word.
-  std::optional<ast::Word> sole_assignment(std::string_view name) const {
-    std::optional<ast::Word> value;
-    int count = 0;
-    for (const Site& site : body_.sites) {
-      if (site.view != 0) continue;
-      const ast::Command& command = *site.command;
-      for (const ast::Assignment& a : command.assignments) {
-        // `NAME=x prog` sets NAME for prog only.
-        if (a.name != name || !command.words.empty()) continue;
-        if (a.append || a.is_array) return std::nullopt;
-        ++count;
-        value = a.value;
-      }
-      if (command.words.empty() || !is_declaration_builtin(site.program)) continue;
-      for (size_t i = 1; i < command.words.size(); ++i) {
-        if (auto declared = declared_value(command.words[i], name)) {
-          ++count;
-          value = std::move(declared);
-        }
-      }
-    }
-    if (count != 1) return std::nullopt;
-    return value;
-  }
-
-  /// The value part of a declaration builtin's `NAME=value` word.
-  static std::optional<ast::Word> declared_value(const ast::Word& word, std::string_view name) {
-    if (word.parts.empty() || word.parts[0].kind != ast::PartKind::literal) return std::nullopt;
-    const ast::WordPart& head = word.parts[0];
-    if (head.text.size() <= name.size() || !head.text.starts_with(name) ||
-        head.text[name.size()] != '=') {
+  /// A script whose program is a variable (`"${LAUNCHER} run.py ..."`,
+  /// `"$BIND_CMD python t.py"`) set once to a readable value: the value
+  /// stands in its place, as bash pasted it in before reading the script,
+  /// so the launcher in it is mapped. Nullopt when nothing changes.
+  std::optional<ast::Word> with_program_variable(const ast::Word& word, int depth = 0) const {
+    if (depth > 3 || word.parts.empty()) return std::nullopt;
+    const ast::WordPart& first = word.parts[0];
+    const bool quoted = first.kind == ast::PartKind::double_quoted;
+    const ast::WordPart* program =
+        quoted ? (first.parts.empty() ? nullptr : &first.parts[0]) : &first;
+    if (program == nullptr || program->kind != ast::PartKind::param || !program->op.empty()) {
       return std::nullopt;
     }
-    ast::Word value;
-    const auto skip = static_cast<uint32_t>(name.size() + 1);
-    value.span = Span{head.span.begin + skip, word.span.end};
-    if (head.text.size() > skip) {
-      ast::WordPart rest = head;
-      rest.text.erase(0, skip);
-      rest.span.begin += skip;
-      value.parts.push_back(std::move(rest));
+    std::optional<ast::Word> value = sole_assignment(body_, body_.sites.size(), program->text);
+    if (!value || classify_script_word(*value) != ScriptWord::readable) return std::nullopt;
+    if (std::optional<ast::Word> deeper = with_program_variable(*value, depth + 1)) {
+      value = std::move(deeper);
     }
-    value.parts.insert(value.parts.end(), word.parts.begin() + 1, word.parts.end());
-    return value;
+    ast::Word out;
+    out.span = word.span;
+    out.parts = std::move(value->parts);
+    if (quoted) {
+      ast::WordPart rest = first;  // the rest of the double-quoted text
+      rest.parts.erase(rest.parts.begin());
+      out.parts.push_back(std::move(rest));
+    }
+    out.parts.insert(out.parts.end(), word.parts.begin() + 1, word.parts.end());
+    return out;
   }
 
   /// Parses the script in `word` for the command word at `use` (the same
@@ -706,6 +747,19 @@ Body analyze_body(const SourceFile& file, uint32_t body_offset, Diagnostics& dia
   for (const Diagnostic& d : body.parse.diagnostics) diagnostics.push_back(d);
   Walker(body, diagnostics).walk_script(body.parse.script, 0, Context{});
   return body;
+}
+
+std::optional<std::string> sole_literal(const Body& body, size_t before, std::string_view written) {
+  if (written.size() >= 2 && written.front() == '"' && written.back() == '"') {
+    written = written.substr(1, written.size() - 2);
+  }
+  if (!written.starts_with('$')) return std::nullopt;
+  written.remove_prefix(1);
+  if (written.starts_with('{') && written.ends_with('}'))
+    written = written.substr(1, written.size() - 2);
+  // `${X:-y}` and the like name no assignment: nothing is found for them.
+  const std::optional<ast::Word> value = sole_assignment(body, before, written);
+  return value ? literal_value(*value) : std::nullopt;
 }
 
 }  // namespace s2a::slurm

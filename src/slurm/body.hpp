@@ -97,6 +97,11 @@ struct Body {
 
 /// The value of a word when it has no expansions (quotes removed), else empty.
 [[nodiscard]] std::optional<std::string> literal_value(const ast::Word& word);
+/// The literal the batch script gives the variable `written` names (`$NAME`,
+/// `${NAME}`, `"$NAME"`) when it assigns it exactly once, as a literal, among
+/// its first `before` sites (`IMAGE=nvcr.io/...` ... `--container-image="$IMAGE"`).
+[[nodiscard]] std::optional<std::string> sole_literal(const Body& body, size_t before,
+                                                      std::string_view written);
 /// The fields an unquoted expansion of `text` splits into (default IFS).
 [[nodiscard]] std::vector<std::string> split_fields(std::string_view text);
 /// The program name of a command word: basename of its literal value.

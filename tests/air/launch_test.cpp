@@ -267,6 +267,14 @@ TEST(LaunchCommand, AStepScriptKeptInAVariableRunsOnEveryNode) {
       << body_of(joined);
   EXPECT_FALSE(has_code(joined, Code::shell_script_unread));
   EXPECT_EQ(testing::check_bash_syntax(joined.workload->command).exit_code, 0);
+  // The program of the script a variable set once (`"${LAUNCHER} t.py"`).
+  const Translation program =
+      run(script(k2x8, "L=\"torchrun --nproc_per_node 8 --node_rank \\${SLURM_NODEID}\"\n"
+                       "srun bash -c \"${L} t.py --lr 3\"\n"));
+  EXPECT_NE(body_of(program).find("\ntorchrun --nnodes=\"$NUM_NODES\""), std::string::npos)
+      << body_of(program);
+  EXPECT_NE(body_of(program).find("--node_rank \"$NODE_RANK\" t.py --lr 3\n"), std::string::npos)
+      << body_of(program);
   // A step whose script is not known keeps `bash -c "$CMD"` and says so.
   const Translation unknown = run(script(k2x8, "srun bash -c \"$CMD\"\n"));
   EXPECT_NE(body_of(unknown).find("bash -c \"$CMD\""), std::string::npos) << body_of(unknown);

@@ -27,6 +27,14 @@ bool command_has(const Translation& t, const std::string& text) {
   return t.workload && t.workload->command.find(text) != std::string::npos;
 }
 
+std::string messages_of(const Translation& t, Code code) {
+  std::string out;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == code) out += d.message + "\n";
+  }
+  return out;
+}
+
 struct DependencyCase {
   const char* body;
   std::vector<std::string> dependencies;
@@ -322,6 +330,30 @@ TEST(Containers, ComputedImagesAndMountsAreQuotedAsWritten) {
       << messages;
 }
 
+// NVIDIA's example repos: `readonly CONT="nvcr.io/..."` ... `--container-image="${CONT}"`.
+TEST(Containers, AnImageInAVariableSetOnceToALiteralIsThatImage) {
+  const Translation t =
+      run("readonly CONT=\"nvcr.io/nvidia/pytorch:24.03-py3\"\nMOUNTS=/lustre/ml:/data\n"
+          "srun --container-image=\"${CONT}\" --container-mounts=$MOUNTS python t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:24.03-py3");
+  EXPECT_FALSE(has_code(t, Code::container_image_unknown));
+  EXPECT_NE(messages_of(t, Code::container_mounts).find(": /lustre/ml will not be there"),
+            std::string::npos)
+      << messages_of(t, Code::container_mounts);
+  const Translation sif = run("SIF=/apps/train.sif\nsingularity exec --nv $SIF python t.py\n");
+  EXPECT_NE(messages_of(sif, Code::container_image_unknown).find("the image /apps/train.sif"),
+            std::string::npos)
+      << messages_of(sif, Code::container_image_unknown);
+  // Set twice, or set after the use, it stays computed.
+  for (const char* body : {"CONT=a/b:1\n[ -f x ] && CONT=a/b:2\nsrun --container-image=$CONT t\n",
+                           "srun --container-image=$CONT t\nCONT=a/b:1\n"}) {
+    EXPECT_NE(messages_of(run(body), Code::container_image_unknown).find("computed image $CONT"),
+              std::string::npos)
+        << body;
+  }
+}
+
 TEST(Containers, AMountOfTheJobsDirectoryIsTheUploadedCodeUnderAnotherName) {
   // $PWD is the code root on AI Runtime ($CODE_SOURCE_PATH): the fix is a path
   // rewrite, not a volume; mounted at its own path it needs nothing at all.
@@ -362,14 +394,6 @@ TEST(Containers, MountsOfEveryContainerCommandAreReported) {
   EXPECT_NE(mounts->message.find(": /scratch/prep, /scratch/ckpt, $LOGS will not be there"),
             std::string::npos)
       << mounts->message;
-}
-
-std::string messages_of(const Translation& t, Code code) {
-  std::string out;
-  for (const Diagnostic& d : t.diagnostics) {
-    if (d.code == code) out += d.message + "\n";
-  }
-  return out;
 }
 
 /// Runs a translated command under bash the way AI Runtime would (its
