@@ -894,6 +894,7 @@ class CommandMapper final : public CommandEditor {
     if (site.nested_script >= 0) return;  // replaced whole by unwrap_nested_script()
     if (rank && compute_.nodes > 1 && !site.context.in_substitution) {
       report_steps_side_by_side(site);
+      report_per_node_loop(site, *rank);
       guard_on_node(site, *rank, "this srun step ran on one node: keep it on node " + *rank);
       edit(site.view, prefix, "", "srun is not needed on the node");
       return;
@@ -993,14 +994,62 @@ class CommandMapper final : public CommandEditor {
         one_node = true;
       }
       if (option.name() == "relative" && is_digits(*option.value)) rank = *option.value;
+      if (option.name() == "relative" && !rank) rank = loop_index(site, option.value_span);
       if (option.name() == "nodelist") {
         const ast::Word* word = word_at(site, option.value_span);
         if (word != nullptr && reader.word(*word).meaning == Meaning::node0_address) rank = "0";
       }
     }
     if (rank) return rank;
-    if (one_node) return std::string("0");
+    if (one_node) return loop_index(site, node_rank_value(site)).value_or("0");
     return std::nullopt;
+  }
+
+  bool is_translated_node_choice(const Site& site) const {
+    const std::optional<std::string> rank = single_node_rank(site);
+    return rank && (*rank == "0" || rank->starts_with('"'));
+  }
+
+  void report_per_node_loop(const Site& site, const std::string& rank) {
+    if (!rank.starts_with('"')) return;  // a node number, not a loop's index
+    const std::string index = rank.substr(1, rank.size() - 2);
+    report(Code::per_node_loop, site.view, site.command->span,
+           "the loop started this one-node step once per node, on node " + index +
+               "; every AI Runtime node now runs the loop and starts the step only in the "
+               "iteration where " +
+               index + " is its NODE_RANK",
+           "check that the loop counts the nodes from 0 in the order of the job's node list");
+  }
+
+  /// The value of a `--node_rank`/`--node-rank`/`--machine_rank` flag of the
+  /// step's command (a launcher's, also inside a container or wrapper).
+  Span node_rank_value(const Site& site) const {
+    const auto& words = site.command->words;
+    for (size_t i = site.srun_operand; i < words.size(); ++i) {
+      const std::string_view written = source(site.view, words[i].span);
+      for (std::string_view flag : {"--node_rank"sv, "--node-rank"sv, "--machine_rank"sv}) {
+        if (!written.starts_with(flag)) continue;
+        if (written.size() == flag.size() && i + 1 < words.size()) return words[i + 1].span;
+        if (written.size() > flag.size() && written[flag.size()] == '=') {
+          return Span{static_cast<uint32_t>(words[i].span.begin + flag.size() + 1),
+                      words[i].span.end};
+        }
+      }
+    }
+    return {};
+  }
+
+  /// The per-node launch loop (`for i in ...; do srun -N1 -n1 -r $i ...
+  /// --node_rank=$i ... & done`): in a loop, a one-node step's `-r $i` or
+  /// its launcher's node rank `$i` says which node the iteration is for,
+  /// as `"$i"`. Slurm's own rank variables are not a loop's index.
+  std::optional<std::string> loop_index(const Site& site, Span value) const {
+    if (!site.context.in_loop || value.empty()) return std::nullopt;
+    std::string_view written = source(site.view, value);
+    const std::optional<std::string_view> name = slurm::variable_of(written);
+    if (!name || name->starts_with("SLURM_") || *name == "NODE_RANK") return std::nullopt;
+    if (written.starts_with('"')) written = written.substr(1, written.size() - 2);
+    return "\"" + std::string(written) + "\"";
   }
 
   /// One-node steps started in the background (`srun -n1 prog &`, several or
@@ -1076,7 +1125,9 @@ class CommandMapper final : public CommandEditor {
                    name)) {
         continue;
       }
-      if (name == "nodelist" && single_node_rank(site) == std::optional<std::string>("0")) continue;
+      // -w naming node 0, or the node of a per-node loop's iteration: the
+      // node guard says it.
+      if (name == "nodelist" && is_translated_node_choice(site)) continue;
       if (!dropped.empty()) dropped += ", ";
       // As written (the parsed value has `$?` for each expansion); an option
       // from a variable's value (srun $SRUN_ARGS) as parsed, with its origin.
@@ -1205,6 +1256,7 @@ class CommandMapper final : public CommandEditor {
     }
     const std::optional<std::string> rank = site.srun ? single_node_rank(site) : std::nullopt;
     if (rank && compute_.nodes > 1) {
+      report_per_node_loop(site, *rank);
       end_line(inner);
       inner = "if [ \"$NODE_RANK\" = " + *rank + " ]; then\n" + inner + "fi";
     }

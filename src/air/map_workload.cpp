@@ -207,7 +207,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     }
     const size_t start = site.program == "srun" && site.srun ? site.srun_operand : 0;
     const std::optional<ContainerCall> call =
-        find_container_call(words, start, body.views[site.view].text);
+        find_container_call(words, start, body.views[site.view].text, site.container_option_words);
     if (!call) continue;
     std::vector<std::string> mounts;
     for (const ContainerOption& option : call->options) {

@@ -754,7 +754,7 @@ void SetupMapper::unwrap_container(const Site& site) {
     return;
   }
   const std::optional<ContainerCall> call =
-      find_container_call(words, start, body_.views[site.view].text);
+      find_container_call(words, start, body_.views[site.view].text, site.container_option_words);
   if (!call) return;
   if (call->image + 1 >= words.size()) {
     report_container_without_command(site, start, *call);
@@ -930,9 +930,17 @@ bool SetupMapper::add_env_option_items(const Site& site, const ContainerOption& 
 }
 
 void SetupMapper::report_dropped_container_option(const Site& site, const ContainerOption& option) {
+  const Span span = option_span(*site.command, option);
+  if (option.name.starts_with('$')) {  // options kept in a variable: their effect is not known
+    editor_.report(Code::container_option_dropped, site.view, span,
+                   "`" + option.name +
+                       "` holds options of the container call, which go with it: the binds, "
+                       "environment or working directory they set do not carry over",
+                   "set what they set on the command itself (cd, export) or in the workload");
+    return;
+  }
   const DroppedOptionNote* note = dropped_option_note(option.name);
   if (note == nullptr) return;
-  const Span span = option_span(*site.command, option);
   editor_.report(
       Code::container_option_dropped, site.view, span,
       "`" + std::string(editor_.source(site.view, span)) + "`: " + std::string(note->effect),

@@ -1,6 +1,7 @@
 #include "slurm/body.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "slurm/container_call.hpp"
@@ -230,7 +231,7 @@ class Walker {
       describe_srun(site);
     } else {
       site.launcher = detect_launcher(command.words, 0);
-      if (view == 0) site.nested_script = parse_line_shell_c(command.words, site.program);
+      if (view == 0) site.nested_script = parse_line_shell_c(site);
     }
     const int nested = site.nested_script;
     body_.sites.push_back(std::move(site));
@@ -315,7 +316,8 @@ class Walker {
     site.srun_operand_in_variable =
         first > 0 && first < word_of.size() && word_of[first - 1] == word_of[first];
     if (site.srun_operand >= words.size()) return;
-    const size_t program = program_after_container(words, site.srun_operand, site.view);
+    const size_t program =
+        program_after_container(words, site.srun_operand, site.view, site.container_option_words);
     std::optional<std::string> storage;
     if (site.view == 0 && program < words.size() &&
         is_shell(program_view(words[program], storage))) {
@@ -328,9 +330,16 @@ class Walker {
   /// The index of the program a command from `from` on runs: the word after
   /// the image when it is a singularity/apptainer call, which the mapping
   /// takes off (the index may be one past the end).
-  size_t program_after_container(const std::vector<ast::Word>& words, size_t from,
-                                 uint32_t view) const {
-    const auto call = find_container_call(words, from, body_.views[view].text);
+  /// An unquoted `$NAME` where the image would be, holding options, is one
+  /// of the call's options: recorded in `option_words`.
+  size_t program_after_container(const std::vector<ast::Word>& words, size_t from, uint32_t view,
+                                 std::vector<size_t>& option_words) const {
+    const std::string_view text = body_.views[view].text;
+    auto call = find_container_call(words, from, text, option_words);
+    while (call && call->image < words.size() && split_expansion(words[call->image])) {
+      option_words.push_back(call->image);
+      call = find_container_call(words, from, text, option_words);
+    }
     return call ? call->image + 1 : from;
   }
 
@@ -374,8 +383,10 @@ class Walker {
   /// runs where the line runs, and its commands are mapped like the
   /// script's. A rewritten script goes back into the word it came in, in the
   /// same single quotes or else double quotes (air/command.cpp).
-  int parse_line_shell_c(const std::vector<ast::Word>& words, std::string_view program) {
-    const size_t shell = program_after_container(words, 0, 0);
+  int parse_line_shell_c(Site& site) {
+    const std::vector<ast::Word>& words = site.command->words;
+    std::string_view program = site.program;
+    const size_t shell = program_after_container(words, 0, 0, site.container_option_words);
     std::optional<std::string> storage;
     if (shell != 0) {
       if (shell >= words.size()) return -1;
@@ -749,16 +760,27 @@ Body analyze_body(const SourceFile& file, uint32_t body_offset, Diagnostics& dia
   return body;
 }
 
-std::optional<std::string> sole_literal(const Body& body, size_t before, std::string_view written) {
-  if (written.size() >= 2 && written.front() == '"' && written.back() == '"') {
+std::optional<std::string_view> variable_of(std::string_view written) {
+  if (written.size() > 2 && written.front() == '"' && written.back() == '"') {
     written = written.substr(1, written.size() - 2);
   }
   if (!written.starts_with('$')) return std::nullopt;
   written.remove_prefix(1);
-  if (written.starts_with('{') && written.ends_with('}'))
+  if (written.size() > 2 && written.front() == '{' && written.back() == '}') {
     written = written.substr(1, written.size() - 2);
-  // `${X:-y}` and the like name no assignment: nothing is found for them.
-  const std::optional<ast::Word> value = sole_assignment(body, before, written);
+  }
+  const bool name = !written.empty() && !std::isdigit(static_cast<unsigned char>(written[0])) &&
+                    std::all_of(written.begin(), written.end(), [](char c) {
+                      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                    });
+  if (!name) return std::nullopt;
+  return written;
+}
+
+std::optional<std::string> sole_literal(const Body& body, size_t before, std::string_view written) {
+  const std::optional<std::string_view> name = variable_of(written);
+  if (!name) return std::nullopt;
+  const std::optional<ast::Word> value = sole_assignment(body, before, *name);
   return value ? literal_value(*value) : std::nullopt;
 }
 

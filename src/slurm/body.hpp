@@ -72,6 +72,9 @@ struct Site {
   // index into Body::nested for `srun bash -c SCRIPT`, and for a batch-script
   // line `bash -c 'SCRIPT'` (or `singularity exec IMG bash -c "SCRIPT"`)
   int nested_script = -1;
+  // Words of a singularity/apptainer call that expand to its options
+  // (`singularity exec ${BIND} $SIF ...`, BIND="-B /data"), for find_container_call.
+  std::vector<size_t> container_option_words;
 };
 
 struct NestedScript {
@@ -97,6 +100,8 @@ struct Body {
 
 /// The value of a word when it has no expansions (quotes removed), else empty.
 [[nodiscard]] std::optional<std::string> literal_value(const ast::Word& word);
+/// NAME when `written` is a plain expansion: `$NAME`, `${NAME}`, `"$NAME"`.
+[[nodiscard]] std::optional<std::string_view> variable_of(std::string_view written);
 /// The literal the batch script gives the variable `written` names (`$NAME`,
 /// `${NAME}`, `"$NAME"`) when it assigns it exactly once, as a literal, among
 /// its first `before` sites (`IMAGE=nvcr.io/...` ... `--container-image="$IMAGE"`).

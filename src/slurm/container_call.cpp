@@ -26,7 +26,8 @@ constexpr std::array kOptionsWithValue = {
 }  // namespace
 
 std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& words, size_t start,
-                                                 std::string_view view_text) {
+                                                 std::string_view view_text,
+                                                 std::span<const size_t> option_words) {
   if (start + 1 >= words.size()) return std::nullopt;
   std::optional<std::string> name_storage;
   const std::string_view wrapper = program_view(words[start], name_storage);
@@ -36,6 +37,12 @@ std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& w
   ContainerCall call{start, *sub == "run", {}, words.size()};
   size_t i = start + 2;
   for (; i < words.size(); ++i) {
+    if (std::ranges::find(option_words, i) != option_words.end()) {
+      const Span span = words[i].span;
+      call.options.push_back(
+          {i, i, std::string(view_text.substr(span.begin, span.size())), false, std::nullopt, {}});
+      continue;
+    }
     std::string storage;
     const std::string_view head = literal_prefix(words[i], storage);
     if (!head.starts_with('-')) break;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,9 +32,10 @@ struct ContainerCall {
 
 /// The call at words[start...], when it is a singularity or apptainer
 /// exec/run. Options are the words up to the image that start with a
-/// literal `-`; their values may be computed (`--env=$VARS`).
-[[nodiscard]] std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& words,
-                                                               size_t start,
-                                                               std::string_view view_text);
+/// literal `-`, or are among `option_words` (an unquoted `$BIND` whose value
+/// is `-B /data:/data`); their values may be computed (`--env=$VARS`).
+[[nodiscard]] std::optional<ContainerCall> find_container_call(
+    const std::vector<ast::Word>& words, size_t start, std::string_view view_text,
+    std::span<const size_t> option_words = {});
 
 }  // namespace s2a::slurm

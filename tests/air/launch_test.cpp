@@ -269,8 +269,9 @@ TEST(LaunchCommand, AStepScriptKeptInAVariableRunsOnEveryNode) {
   EXPECT_EQ(testing::check_bash_syntax(joined.workload->command).exit_code, 0);
   // The program of the script a variable set once (`"${LAUNCHER} t.py"`).
   const Translation program =
-      run(script(k2x8, "L=\"torchrun --nproc_per_node 8 --node_rank \\${SLURM_NODEID}\"\n"
-                       "srun bash -c \"${L} t.py --lr 3\"\n"));
+      run(script(k2x8,
+                 "L=\"torchrun --nproc_per_node 8 --node_rank \\${SLURM_NODEID}\"\n"
+                 "srun bash -c \"${L} t.py --lr 3\"\n"));
   EXPECT_NE(body_of(program).find("\ntorchrun --nnodes=\"$NUM_NODES\""), std::string::npos)
       << body_of(program);
   EXPECT_NE(body_of(program).find("--node_rank \"$NODE_RANK\" t.py --lr 3\n"), std::string::npos)
@@ -279,6 +280,31 @@ TEST(LaunchCommand, AStepScriptKeptInAVariableRunsOnEveryNode) {
   const Translation unknown = run(script(k2x8, "srun bash -c \"$CMD\"\n"));
   EXPECT_NE(body_of(unknown).find("bash -c \"$CMD\""), std::string::npos) << body_of(unknown);
   EXPECT_TRUE(has_code(unknown, Code::shell_script_unread));
+}
+
+// NERSC's and others' per-node loop: one background one-node step per node.
+TEST(LaunchCommand, APerNodeLoopStartsEachNodesOwnIteration) {
+  const Translation t = run(script(k2x8,
+                                   "RANK=0\nfor node in $(scontrol show hostnames); do\n"
+                                   "  srun -N 1 -n 1 -w $node torchrun --nproc_per_node=8 "
+                                   "--node_rank=$RANK t.py &\n  RANK=$((RANK+1))\ndone\nwait\n"));
+  EXPECT_NE(body_of(t).find("  if [ \"$NODE_RANK\" = \"$RANK\" ]; then torchrun"),
+            std::string::npos)
+      << body_of(t);
+  EXPECT_TRUE(has_code(t, Code::per_node_loop));
+  EXPECT_FALSE(has_code(t, Code::steps_side_by_side));
+  EXPECT_FALSE(has_code(t, Code::srun_options_dropped));  // -w $node is the guard now
+  const Translation relative =
+      run(script(k2x8,
+                 "for ((i=0; i<2; i++)); do\n  srun -N1 -n1 -r ${i} bash -c "
+                 "\"torchrun --nproc_per_node=8 --node_rank ${i} t.py\" > log.$i &\ndone\n"));
+  EXPECT_NE(body_of(relative).find("if [ \"$NODE_RANK\" = \"${i}\" ]; then\n"), std::string::npos)
+      << body_of(relative);
+  // Outside a loop, or with Slurm's own rank, the step stays on node 0.
+  const Translation once =
+      run(script(k2x8, "RANK=1\nsrun -N1 -n1 torchrun --node_rank=$RANK t.py\n"));
+  EXPECT_NE(body_of(once).find("if [ \"$NODE_RANK\" = 0 ]"), std::string::npos) << body_of(once);
+  EXPECT_FALSE(has_code(once, Code::per_node_loop));
 }
 
 TEST(LaunchCommand, TaskRanksOfOneTaskPerNodeAreTheNodeRank) {

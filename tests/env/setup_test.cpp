@@ -354,6 +354,20 @@ TEST(Containers, AnImageInAVariableSetOnceToALiteralIsThatImage) {
   }
 }
 
+TEST(Containers, OptionsKeptInAVariableAreOptionsNotTheImage) {
+  const Translation t =
+      run("BIND=\"-B /ibex/data:/data --nv\"\nSIF=./torch.sif\nsingularity exec ${BIND} $SIF "
+          "python t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\npython t.py")) << t.workload->command;
+  EXPECT_NE(messages_of(t, Code::container_option_dropped).find("`${BIND}` holds options"),
+            std::string::npos)
+      << messages_of(t, Code::container_option_dropped);
+  EXPECT_NE(messages_of(t, Code::container_image_unknown).find("the image ./torch.sif"),
+            std::string::npos)
+      << messages_of(t, Code::container_image_unknown);
+}
+
 TEST(Containers, AMountOfTheJobsDirectoryIsTheUploadedCodeUnderAnotherName) {
   // $PWD is the code root on AI Runtime ($CODE_SOURCE_PATH): the fix is a path
   // rewrite, not a volume; mounted at its own path it needs nothing at all.
