@@ -173,6 +173,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     split_mounts(*mounts->second->value, use->mounts);
     use->mounts_from = mounts->second->span;
   }
+  slurm::AssignmentIndex assignments(body);
   // A value kept in a variable the batch script sets once to a literal
   // (`IMAGE=nvcr.io/...` ... `--container-image="$IMAGE"`) is that literal.
   const auto from_variable = [&](const slurm::Site& site,
@@ -180,7 +181,8 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     const slurm::TextView& view = body.views[site.view];
     if (site.view != 0 && view.exact) return std::nullopt;  // the inner shell's variables
     const auto before = static_cast<size_t>(&site - body.sites.data());
-    return slurm::sole_literal(body, before, view.text.substr(written.begin, written.size()));
+    return slurm::sole_literal(assignments, before,
+                               view.text.substr(written.begin, written.size()));
   };
   for (const slurm::Site& site : body.sites) {
     const auto& words = site.command->words;

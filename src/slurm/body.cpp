@@ -101,35 +101,6 @@ std::optional<ast::Word> declared_value(const ast::Word& word, std::string_view 
   return value;
 }
 
-/// The value of the only assignment to NAME in the batch script among its
-/// first `before` sites (`NAME=...`, `export`/`readonly`/`declare NAME=...`),
-/// as a word.
-std::optional<ast::Word> sole_assignment(const Body& body, size_t before, std::string_view name) {
-  std::optional<ast::Word> value;
-  int count = 0;
-  for (size_t s = 0; s < before && s < body.sites.size(); ++s) {
-    const Site& site = body.sites[s];
-    if (site.view != 0) continue;
-    const ast::Command& command = *site.command;
-    for (const ast::Assignment& a : command.assignments) {
-      // `NAME=x prog` sets NAME for prog only.
-      if (a.name != name || !command.words.empty()) continue;
-      if (a.append || a.is_array) return std::nullopt;
-      ++count;
-      value = a.value;
-    }
-    if (command.words.empty() || !is_declaration_builtin(site.program)) continue;
-    for (size_t i = 1; i < command.words.size(); ++i) {
-      if (auto declared = declared_value(command.words[i], name)) {
-        ++count;
-        value = std::move(declared);
-      }
-    }
-  }
-  if (count != 1) return std::nullopt;
-  return value;
-}
-
 /// Builds the list of sites by walking the AST. The AST depth is bounded by
 /// the parser's ParseLimits, so recursion here is bounded too.
 class Walker {
@@ -427,7 +398,7 @@ class Walker {
         continue;
       }
       if (part.kind != ast::PartKind::param || !part.op.empty()) return std::nullopt;
-      std::optional<ast::Word> value = sole_assignment(body_, body_.sites.size(), part.text);
+      std::optional<ast::Word> value = assignments_.sole(part.text, body_.sites.size());
       if (value && classify_script_word(*value) == ScriptWord::only_expansions) {
         value = script_variable_value(*value, depth + 1);
       }
@@ -455,7 +426,7 @@ class Walker {
     if (program == nullptr || program->kind != ast::PartKind::param || !program->op.empty()) {
       return std::nullopt;
     }
-    std::optional<ast::Word> value = sole_assignment(body_, body_.sites.size(), program->text);
+    std::optional<ast::Word> value = assignments_.sole(program->text, body_.sites.size());
     if (!value || classify_script_word(*value) != ScriptWord::readable) return std::nullopt;
     if (std::optional<ast::Word> deeper = with_program_variable(*value, depth + 1)) {
       value = std::move(deeper);
@@ -511,6 +482,7 @@ class Walker {
   Body& body_;
   Diagnostics& diagnostics_;
   std::map<std::string, std::string, std::less<>> option_variables_;
+  mutable AssignmentIndex assignments_{body_};  // read only for `bash -c "$CMD"`
 };
 
 /// The text a `bash -c` word hands to bash: quotes and escapes removed, each
@@ -760,6 +732,44 @@ Body analyze_body(const SourceFile& file, uint32_t body_offset, Diagnostics& dia
   return body;
 }
 
+void AssignmentIndex::index_up_to(size_t before) {
+  for (; indexed_ < before && indexed_ < body_.sites.size(); ++indexed_) {
+    const Site& site = body_.sites[indexed_];
+    if (site.view != 0) continue;
+    const ast::Command& command = *site.command;
+    if (command.words.empty()) {  // `NAME=x prog` sets NAME for prog only
+      for (const ast::Assignment& a : command.assignments) {
+        by_name_[a.name].push_back({indexed_, &a.value, 0, a.append || a.is_array});
+      }
+      continue;
+    }
+    if (!is_declaration_builtin(site.program)) continue;
+    for (size_t i = 1; i < command.words.size(); ++i) {
+      const ast::Word& word = command.words[i];
+      if (word.parts.empty() || word.parts[0].kind != ast::PartKind::literal) continue;
+      const std::string_view head = word.parts[0].text;
+      const size_t eq = head.find('=');
+      if (eq == std::string_view::npos || eq == 0) continue;
+      by_name_[head.substr(0, eq)].push_back({indexed_, &word, eq + 1, false});
+    }
+  }
+}
+
+std::optional<ast::Word> AssignmentIndex::sole(std::string_view name, size_t before) {
+  index_up_to(before);
+  const auto it = by_name_.find(name);
+  if (it == by_name_.end()) return std::nullopt;
+  const Entry* found = nullptr;
+  for (const Entry& entry : it->second) {
+    if (entry.site >= before) break;
+    if (entry.unusable || found != nullptr) return std::nullopt;
+    found = &entry;
+  }
+  if (found == nullptr) return std::nullopt;
+  if (found->declared == 0) return *found->word;
+  return declared_value(*found->word, name);
+}
+
 std::optional<std::string_view> variable_of(std::string_view written) {
   if (written.size() > 2 && written.front() == '"' && written.back() == '"') {
     written = written.substr(1, written.size() - 2);
@@ -777,10 +787,11 @@ std::optional<std::string_view> variable_of(std::string_view written) {
   return written;
 }
 
-std::optional<std::string> sole_literal(const Body& body, size_t before, std::string_view written) {
+std::optional<std::string> sole_literal(AssignmentIndex& assignments, size_t before,
+                                        std::string_view written) {
   const std::optional<std::string_view> name = variable_of(written);
   if (!name) return std::nullopt;
-  const std::optional<ast::Word> value = sole_assignment(body, before, *name);
+  const std::optional<ast::Word> value = assignments.sole(*name, before);
   return value ? literal_value(*value) : std::nullopt;
 }
 

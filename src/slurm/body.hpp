@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "directives/directives.hpp"
@@ -102,10 +103,36 @@ struct Body {
 [[nodiscard]] std::optional<std::string> literal_value(const ast::Word& word);
 /// NAME when `written` is a plain expansion: `$NAME`, `${NAME}`, `"$NAME"`.
 [[nodiscard]] std::optional<std::string_view> variable_of(std::string_view written);
+
+/// The batch script's assignments by name (`NAME=...` alone on its line,
+/// `export`/`readonly`/`declare NAME=...`), indexed as far as they are asked
+/// about: each site is read once, however many uses are looked up.
+class AssignmentIndex {
+ public:
+  explicit AssignmentIndex(const Body& body) : body_(body) {}
+  /// The value of the only assignment to NAME among the first `before`
+  /// sites, as a word; nullopt when there is none, more than one, or an
+  /// append (`+=`) or array.
+  [[nodiscard]] std::optional<ast::Word> sole(std::string_view name, size_t before);
+
+ private:
+  struct Entry {
+    size_t site = 0;
+    const ast::Word* word = nullptr;  // the value, or the whole `NAME=value` word
+    size_t declared = 0;              // > 0: the value starts after this many bytes of word
+    bool unusable = false;            // `+=` or an array
+  };
+  void index_up_to(size_t before);
+
+  const Body& body_;
+  size_t indexed_ = 0;
+  std::unordered_map<std::string_view, std::vector<Entry>> by_name_;
+};
+
 /// The literal the batch script gives the variable `written` names (`$NAME`,
 /// `${NAME}`, `"$NAME"`) when it assigns it exactly once, as a literal, among
 /// its first `before` sites (`IMAGE=nvcr.io/...` ... `--container-image="$IMAGE"`).
-[[nodiscard]] std::optional<std::string> sole_literal(const Body& body, size_t before,
+[[nodiscard]] std::optional<std::string> sole_literal(AssignmentIndex& assignments, size_t before,
                                                       std::string_view written);
 /// The fields an unquoted expansion of `text` splits into (default IFS).
 [[nodiscard]] std::vector<std::string> split_fields(std::string_view text);
