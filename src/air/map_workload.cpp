@@ -208,8 +208,8 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
       }
     }
     const size_t start = site.program == "srun" && site.srun ? site.srun_operand : 0;
-    const std::optional<ContainerCall> call =
-        find_container_call(words, start, body.views[site.view].text, site.container_option_words);
+    const std::optional<ContainerCall> call = find_container_call(
+        words, start, body.views[site.view].text, body.container_options_of(site));
     if (!call) continue;
     std::vector<std::string> mounts;
     for (const ContainerOption& option : call->options) {

@@ -753,8 +753,8 @@ void SetupMapper::unwrap_container(const Site& site) {
     unwrap_shifter(site, start);
     return;
   }
-  const std::optional<ContainerCall> call =
-      find_container_call(words, start, body_.views[site.view].text, site.container_option_words);
+  const std::optional<ContainerCall> call = find_container_call(
+      words, start, body_.views[site.view].text, body_.container_options_of(site));
   if (!call) return;
   if (call->image + 1 >= words.size()) {
     report_container_without_command(site, start, *call);

@@ -11,7 +11,16 @@ namespace {
 
 /// Interpreters whose `-c SCRIPT` we parse again as a nested script.
 bool is_shell(std::string_view program) {
-  return program == "bash" || program == "sh" || program == "zsh" || program == "dash";
+  switch (program.size()) {  // asked of every command: the length rules out most at once
+    case 2:
+      return program == "sh";
+    case 3:
+      return program == "zsh";
+    case 4:
+      return program == "bash" || program == "dash";
+    default:
+      return false;
+  }
 }
 
 bool is_python(std::string_view program) {
@@ -287,8 +296,7 @@ class Walker {
     site.srun_operand_in_variable =
         first > 0 && first < word_of.size() && word_of[first - 1] == word_of[first];
     if (site.srun_operand >= words.size()) return;
-    const size_t program =
-        program_after_container(words, site.srun_operand, site.view, site.container_option_words);
+    const size_t program = program_after_container(words, site.srun_operand, site);
     std::optional<std::string> storage;
     if (site.view == 0 && program < words.size() &&
         is_shell(program_view(words[program], storage))) {
@@ -302,15 +310,17 @@ class Walker {
   /// the image when it is a singularity/apptainer call, which the mapping
   /// takes off (the index may be one past the end).
   /// An unquoted `$NAME` where the image would be, holding options, is one
-  /// of the call's options: recorded in `option_words`.
-  size_t program_after_container(const std::vector<ast::Word>& words, size_t from, uint32_t view,
-                                 std::vector<size_t>& option_words) const {
-    const std::string_view text = body_.views[view].text;
-    auto call = find_container_call(words, from, text, option_words);
+  /// of the call's options: recorded in Body::container_option_words.
+  size_t program_after_container(const std::vector<ast::Word>& words, size_t from,
+                                 const Site& site) {
+    const std::string_view text = body_.views[site.view].text;
+    auto call = find_container_call(words, from, text);
+    std::vector<size_t> option_words;
     while (call && call->image < words.size() && split_expansion(words[call->image])) {
       option_words.push_back(call->image);
       call = find_container_call(words, from, text, option_words);
     }
+    if (!option_words.empty()) body_.container_option_words[site.command] = option_words;
     return call ? call->image + 1 : from;
   }
 
@@ -357,7 +367,7 @@ class Walker {
   int parse_line_shell_c(Site& site) {
     const std::vector<ast::Word>& words = site.command->words;
     std::string_view program = site.program;
-    const size_t shell = program_after_container(words, 0, 0, site.container_option_words);
+    const size_t shell = program_after_container(words, 0, site);
     std::optional<std::string> storage;
     if (shell != 0) {
       if (shell >= words.size()) return -1;
@@ -695,8 +705,18 @@ LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
 bool is_shell_program(std::string_view program) { return is_shell(program); }
 
 bool is_declaration_builtin(std::string_view program) {
-  return program == "export" || program == "declare" || program == "typeset" ||
-         program == "local" || program == "readonly";
+  switch (program.size()) {  // asked of every command: the length rules out most at once
+    case 5:
+      return program == "local";
+    case 6:
+      return program == "export";
+    case 7:
+      return program == "declare" || program == "typeset";
+    case 8:
+      return program == "readonly";
+    default:
+      return false;
+  }
 }
 
 std::string_view launcher_name(Launcher launcher) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -73,9 +74,6 @@ struct Site {
   // index into Body::nested for `srun bash -c SCRIPT`, and for a batch-script
   // line `bash -c 'SCRIPT'` (or `singularity exec IMG bash -c "SCRIPT"`)
   int nested_script = -1;
-  // Words of a singularity/apptainer call that expand to its options
-  // (`singularity exec ${BIND} $SIF ...`, BIND="-B /data"), for find_container_call.
-  std::vector<size_t> container_option_words;
 };
 
 struct NestedScript {
@@ -92,6 +90,15 @@ struct Body {
   std::vector<std::unique_ptr<NestedScript>> nested;
   std::vector<TextView> views;  // views[0] is the file
   std::vector<Site> sites;      // in source order, nested scripts where they occur
+  // Words of a singularity/apptainer call that expand to its options
+  // (`singularity exec ${BIND} $SIF ...`, BIND="-B /data"), for
+  // find_container_call; by command, as few have any.
+  std::unordered_map<const ast::Command*, std::vector<size_t>> container_option_words;
+
+  [[nodiscard]] std::span<const size_t> container_options_of(const Site& site) const {
+    const auto it = container_option_words.find(site.command);
+    return it == container_option_words.end() ? std::span<const size_t>{} : it->second;
+  }
 };
 
 /// Parses the body that starts at `body_offset` and records every simple
