@@ -987,7 +987,7 @@ class CommandMapper final : public CommandEditor {
   std::optional<std::string> single_node_rank(const Site& site) const {
     bool one_node = false;
     std::optional<std::string> rank;
-    const ValueReader reader(variables_, compute_);
+    const ValueReader reader = reader_for(site.view);
     for (const auto& option : site.srun->options) {
       if (!option.value) continue;
       if ((option.name() == "nodes" || option.name() == "ntasks") && *option.value == "1") {

@@ -173,7 +173,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     split_mounts(*mounts->second->value, use->mounts);
     use->mounts_from = mounts->second->span;
   }
-  slurm::AssignmentIndex assignments(body);
+  slurm::BatchAssignments assignments(body);
   // A value kept in a variable the batch script sets once to a literal
   // (`IMAGE=nvcr.io/...` ... `--container-image="$IMAGE"`) is that literal.
   const auto from_variable = [&](const slurm::Site& site,

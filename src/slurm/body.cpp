@@ -308,9 +308,9 @@ class Walker {
 
   /// The index of the program a command from `from` on runs: the word after
   /// the image when it is a singularity/apptainer call, which the mapping
-  /// takes off (the index may be one past the end).
-  /// An unquoted `$NAME` where the image would be, holding options, is one
-  /// of the call's options: recorded in Body::container_option_words.
+  /// takes off (the index may be one past the end). An unquoted `$NAME`
+  /// where the image would be, holding options, is one of the call's
+  /// options: recorded in Body::container_option_words.
   size_t program_after_container(const std::vector<ast::Word>& words, size_t from,
                                  const Site& site) {
     const std::string_view text = body_.views[site.view].text;
@@ -492,7 +492,7 @@ class Walker {
   Body& body_;
   Diagnostics& diagnostics_;
   std::map<std::string, std::string, std::less<>> option_variables_;
-  mutable AssignmentIndex assignments_{body_};  // read only for `bash -c "$CMD"`
+  mutable BatchAssignments assignments_{body_};  // read only for `bash -c "$CMD"`
 };
 
 /// The text a `bash -c` word hands to bash: quotes and escapes removed, each
@@ -752,14 +752,14 @@ Body analyze_body(const SourceFile& file, uint32_t body_offset, Diagnostics& dia
   return body;
 }
 
-void AssignmentIndex::index_up_to(size_t before) {
+void BatchAssignments::index_up_to(size_t before) {
   for (; indexed_ < before && indexed_ < body_.sites.size(); ++indexed_) {
     const Site& site = body_.sites[indexed_];
     if (site.view != 0) continue;
     const ast::Command& command = *site.command;
     if (command.words.empty()) {  // `NAME=x prog` sets NAME for prog only
       for (const ast::Assignment& a : command.assignments) {
-        by_name_[a.name].push_back({indexed_, &a.value, 0, a.append || a.is_array});
+        by_name_[a.name].push_back({indexed_, &a.value, false, a.append || a.is_array});
       }
       continue;
     }
@@ -770,12 +770,12 @@ void AssignmentIndex::index_up_to(size_t before) {
       const std::string_view head = word.parts[0].text;
       const size_t eq = head.find('=');
       if (eq == std::string_view::npos || eq == 0) continue;
-      by_name_[head.substr(0, eq)].push_back({indexed_, &word, eq + 1, false});
+      by_name_[head.substr(0, eq)].push_back({indexed_, &word, true, false});
     }
   }
 }
 
-std::optional<ast::Word> AssignmentIndex::sole(std::string_view name, size_t before) {
+std::optional<ast::Word> BatchAssignments::sole(std::string_view name, size_t before) {
   index_up_to(before);
   const auto it = by_name_.find(name);
   if (it == by_name_.end()) return std::nullopt;
@@ -786,8 +786,7 @@ std::optional<ast::Word> AssignmentIndex::sole(std::string_view name, size_t bef
     found = &entry;
   }
   if (found == nullptr) return std::nullopt;
-  if (found->declared == 0) return *found->word;
-  return declared_value(*found->word, name);
+  return found->declared ? declared_value(*found->word, name) : *found->word;
 }
 
 std::optional<std::string_view> variable_of(std::string_view written) {
@@ -807,7 +806,7 @@ std::optional<std::string_view> variable_of(std::string_view written) {
   return written;
 }
 
-std::optional<std::string> sole_literal(AssignmentIndex& assignments, size_t before,
+std::optional<std::string> sole_literal(BatchAssignments& assignments, size_t before,
                                         std::string_view written) {
   const std::optional<std::string_view> name = variable_of(written);
   if (!name) return std::nullopt;

@@ -114,9 +114,9 @@ struct Body {
 /// The batch script's assignments by name (`NAME=...` alone on its line,
 /// `export`/`readonly`/`declare NAME=...`), indexed as far as they are asked
 /// about: each site is read once, however many uses are looked up.
-class AssignmentIndex {
+class BatchAssignments {
  public:
-  explicit AssignmentIndex(const Body& body) : body_(body) {}
+  explicit BatchAssignments(const Body& body) : body_(body) {}
   /// The value of the only assignment to NAME among the first `before`
   /// sites, as a word; nullopt when there is none, more than one, or an
   /// append (`+=`) or array.
@@ -126,7 +126,7 @@ class AssignmentIndex {
   struct Entry {
     size_t site = 0;
     const ast::Word* word = nullptr;  // the value, or the whole `NAME=value` word
-    size_t declared = 0;              // > 0: the value starts after this many bytes of word
+    bool declared = false;            // word is `NAME=value`: the value follows the `=`
     bool unusable = false;            // `+=` or an array
   };
   void index_up_to(size_t before);
@@ -139,7 +139,7 @@ class AssignmentIndex {
 /// The literal the batch script gives the variable `written` names (`$NAME`,
 /// `${NAME}`, `"$NAME"`) when it assigns it exactly once, as a literal, among
 /// its first `before` sites (`IMAGE=nvcr.io/...` ... `--container-image="$IMAGE"`).
-[[nodiscard]] std::optional<std::string> sole_literal(AssignmentIndex& assignments, size_t before,
+[[nodiscard]] std::optional<std::string> sole_literal(BatchAssignments& assignments, size_t before,
                                                       std::string_view written);
 /// The fields an unquoted expansion of `text` splits into (default IFS).
 [[nodiscard]] std::vector<std::string> split_fields(std::string_view text);
