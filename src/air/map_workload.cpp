@@ -9,6 +9,7 @@
 #include "air/keyword_list.hpp"
 #include "air/script_arguments.hpp"
 #include "air/variables.hpp"
+#include "air/visible_devices.hpp"
 
 namespace s2a::air {
 namespace {
@@ -91,11 +92,6 @@ struct ContainerUse {
   std::vector<std::string> mounts;  // SRC:DST[:FLAGS] or SRC
   Span mounts_from;
 };
-
-Span site_span(const slurm::Body& body, const slurm::Site& site, Span span) {
-  const slurm::TextView& view = body.views[site.view];
-  return view.exact ? span : view.fallback;
-}
 
 void split_mounts(std::string_view value, std::vector<std::string>& out) {
   size_t start = 0;
@@ -197,13 +193,13 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
         if (name == "container-image" && !use) {
           use = ContainerUse{value_as_shown(literal, body, site, option.value_span),
                              literal.has_value(),
-                             site_span(body, site, site.command->span),
+                             body.file_span(site, site.command->span),
                              {},
                              {}};
         }
         if (name == "container-mounts" && use && use->mounts.empty()) {
           split_mounts(value_as_shown(literal, body, site, option.value_span), use->mounts);
-          use->mounts_from = site_span(body, site, site.command->span);
+          use->mounts_from = body.file_span(site, site.command->span);
         }
       }
     }
@@ -218,7 +214,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
       }
     }
     if (use) {  // a later container command: its binds are gone too
-      add_mounts(*use, mounts, site_span(body, site, site.command->span));
+      add_mounts(*use, mounts, body.file_span(site, site.command->span));
       continue;
     }
     const size_t i = call->image;
@@ -228,8 +224,8 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     const std::string_view text = body.views[site.view].text;
     use = ContainerUse{
         image ? *image : std::string(text.substr(words[i].span.begin, words[i].span.size())),
-        image.has_value(), site_span(body, site, words[i].span), std::move(mounts),
-        site_span(body, site, site.command->span)};
+        image.has_value(), body.file_span(site, words[i].span), std::move(mounts),
+        body.file_span(site, site.command->span)};
   }
   return use;
 }
@@ -617,6 +613,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   report_script_arguments(body, diagnostics);
   report_script_path(body, diagnostics);
   report_inherited_variables(body, job, diagnostics);
+  report_visible_devices(body, job, workload.compute, exports.env_variables, diagnostics);
   for (std::string& d : command.dependencies) {
     if (std::find(workload.environment.dependencies.begin(),
                   workload.environment.dependencies.end(),

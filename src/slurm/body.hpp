@@ -95,6 +95,13 @@ struct Body {
   // find_container_call; by command, as few have any.
   std::unordered_map<const ast::Command*, std::vector<size_t>> container_option_words;
 
+  /// Where to point a diagnostic about `span` of the site's view: the span
+  /// itself in the file, or the view's fallback for a rebuilt script.
+  [[nodiscard]] Span file_span(const Site& site, Span span) const {
+    const TextView& view = views[site.view];
+    return view.exact ? span : view.fallback;
+  }
+
   [[nodiscard]] std::span<const size_t> container_options_of(const Site& site) const {
     const auto it = container_option_words.find(site.command);
     return it == container_option_words.end() ? std::span<const size_t>{} : it->second;

@@ -1,0 +1,173 @@
+#include "air/visible_devices.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <optional>
+#include <string>
+
+namespace s2a::air {
+namespace {
+
+using namespace std::string_view_literals;
+
+constexpr std::string_view kName = "CUDA_VISIBLE_DEVICES"sv;
+
+/// The first GPU of a value the node does not have, and how many listed
+/// before it CUDA still shows.
+struct MissingDevice {
+  std::string_view device;
+  size_t visible_before = 0;
+  bool by_uuid = false;
+  uint64_t gpus_numbered = 0;  // the highest GPU number listed, plus one
+};
+
+bool is_uuid(std::string_view device) {
+  return device.starts_with("GPU-"sv) || device.starts_with("MIG-"sv);
+}
+
+std::optional<uint64_t> device_number(std::string_view device) {
+  uint64_t number = 0;
+  const auto [end, error] = std::from_chars(device.data(), device.data() + device.size(), number);
+  if (error != std::errc() || end != device.data() + device.size()) return std::nullopt;
+  return number;
+}
+
+/// CUDA reads the list up to its first device that does not exist. A value
+/// of numbers and UUIDs is judged; anything else (`''`, `-1`, `NoDevFiles`)
+/// hides the GPUs on purpose or is not a list, and is left alone.
+std::optional<MissingDevice> first_missing_device(std::string_view value, uint32_t gpus_per_node) {
+  std::optional<MissingDevice> missing;
+  uint64_t gpus_numbered = 0;
+  size_t visible = 0;
+  while (!value.empty()) {
+    const size_t comma = value.find(',');
+    std::string_view device = value.substr(0, comma);
+    while (!device.empty() && (device.front() == ' ' || device.front() == '\t')) {
+      device.remove_prefix(1);
+    }
+    const std::optional<uint64_t> number = device_number(device);
+    if (number) gpus_numbered = std::max(gpus_numbered, *number + 1);
+    if (!missing) {
+      if (!number && !is_uuid(device)) return std::nullopt;
+      if (number && *number < gpus_per_node) {
+        ++visible;
+      } else {
+        missing = MissingDevice{device, visible, !number};
+      }
+    }
+    value = comma == std::string_view::npos ? std::string_view{} : value.substr(comma + 1);
+  }
+  if (missing) missing->gpus_numbered = gpus_numbered;
+  return missing;
+}
+
+std::string gpus(uint64_t n) { return std::to_string(n) + (n == 1 ? " GPU" : " GPUs"); }
+
+std::string node_gpus(const Compute& compute) {
+  const uint32_t n = compute.gpus_per_node;
+  return "a " + compute.accelerator_type + " node has " + gpus(n) +
+         (n == 1 ? ", numbered 0" : ", numbered 0 to " + std::to_string(n - 1));
+}
+
+/// `CUDA_VISIBLE_DEVICES=...` in a word of `export`, `declare`, `env`, ...
+std::optional<std::string_view> value_in_word(const ast::Word& word,
+                                              std::optional<std::string>& storage) {
+  const std::optional<std::string_view> text = slurm::literal_view(word, storage);
+  if (!text || !text->starts_with(kName) || text->size() <= kName.size() ||
+      (*text)[kName.size()] != '=') {
+    return std::nullopt;
+  }
+  return text->substr(kName.size() + 1);
+}
+
+class DeviceCheck {
+ public:
+  DeviceCheck(const slurm::Job& job, const Compute& compute, Diagnostics& diagnostics)
+      : compute_(compute), gpus_requested_(job.gpus.has_value()), diagnostics_(diagnostics) {}
+
+  void check_site(const slurm::Body& body, const slurm::Site& site) {
+    const ast::Command& command = *site.command;
+    for (const ast::Assignment& a : command.assignments) {
+      if (a.name != kName || a.is_array || a.append) continue;
+      std::optional<std::string> storage;
+      if (const auto value = slurm::literal_view(a.value, storage)) {
+        check_value(*value, body.file_span(site, a.span));
+      }
+    }
+    const bool declares = slurm::is_declaration_builtin(site.program);
+    if (!declares && site.program != "env"sv) return;
+    for (size_t i = 1; i < command.words.size(); ++i) {
+      std::optional<std::string> storage;
+      if (const auto value = value_in_word(command.words[i], storage)) {
+        check_value(*value, body.file_span(site, command.words[i].span));
+        continue;
+      }
+      // env's assignments end at the program it runs.
+      if (declares) continue;
+      const std::optional<std::string_view> word = slurm::literal_view(command.words[i], storage);
+      if (!word || (!word->starts_with('-') && word->find('=') == std::string_view::npos)) return;
+      if (*word == "-u"sv || *word == "--unset"sv || *word == "-C"sv || *word == "--chdir"sv) ++i;
+    }
+  }
+
+  void check_value(std::string_view value, Span at) {
+    const std::optional<MissingDevice> missing =
+        first_missing_device(value, compute_.gpus_per_node);
+    if (!missing) return;
+    const std::string device(missing->device);
+    const std::string named = missing->by_uuid
+                                  ? "names a GPU of the cluster by its UUID (" + device +
+                                        "), which no AI Runtime node has"
+                                  : "names GPU " + device + ", but " + node_gpus(compute_);
+    const std::string seen = missing->visible_before == 0
+                                 ? "CUDA sees no GPU"
+                                 : "CUDA stops at the first GPU that is missing, so the program "
+                                   "sees " +
+                                       gpus(missing->visible_before) + " of the list";
+    diagnostics_.push_back(
+        {Code::visible_devices_missing, at,
+         std::string(kName) + "=" + std::string(value) + " " + named + ": " + seen,
+         hint(*missing)});
+  }
+
+ private:
+  /// A job that asked Slurm for no GPUs got them with the node; the shape
+  /// was assumed, and one with as many GPUs may be what it needs.
+  [[nodiscard]] std::string hint(const MissingDevice& missing) const {
+    const uint32_t n = compute_.gpus_per_node;
+    if (!gpus_requested_ && missing.gpus_numbered > n) {
+      return "the script asks Slurm for no GPUs, so " + compute_.accelerator_type +
+             " was assumed: if the job uses the " + gpus(missing.gpus_numbered) +
+             " it lists, translate it with --accelerator-type GPU_8xH100; otherwise drop the "
+             "assignment";
+    }
+    return n == 1 ? "drop the assignment: the node's one GPU (0) is the job's"
+                  : "drop the assignment (every GPU of the node is the job's), or pick GPUs by "
+                    "their number on the node, 0 to " +
+                        std::to_string(n - 1);
+  }
+
+  const Compute& compute_;
+  bool gpus_requested_;
+  Diagnostics& diagnostics_;
+};
+
+}  // namespace
+
+void report_visible_devices(const slurm::Body& body, const slurm::Job& job, const Compute& compute,
+                            std::span<const NamedValue> directive_exports,
+                            Diagnostics& diagnostics) {
+  if (compute.gpus_per_node == 0) return;
+  DeviceCheck check(job, compute, diagnostics);
+  for (const NamedValue& item : directive_exports) {
+    if (item.name == kName) check.check_value(item.value, item.from);
+  }
+  // Nested scripts are copies of the file's text, so one byte search spares
+  // the walk in nearly every script.
+  const std::string_view text = body.views.empty() ? std::string_view{} : body.views[0].text;
+  if (memmem(text.data(), text.size(), kName.data(), kName.size()) == nullptr) return;
+  for (const slurm::Site& site : body.sites) check.check_site(body, site);
+}
+
+}  // namespace s2a::air

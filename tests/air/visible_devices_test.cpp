@@ -1,0 +1,98 @@
+// CUDA_VISIBLE_DEVICES naming GPUs an AI Runtime node does not have (S2A5016).
+#include <gtest/gtest.h>
+
+#include "translate.hpp"
+
+namespace s2a {
+namespace {
+
+std::vector<Diagnostic> device_reports(const std::string& gpus, const std::string& body) {
+  const Translation t = translate("job.sbatch", "#!/bin/bash\n#SBATCH " + gpus + "\n" + body);
+  std::vector<Diagnostic> out;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::visible_devices_missing) out.push_back(d);
+  }
+  return out;
+}
+
+TEST(VisibleDevices, AGpuNumberPastTheNodesGpusHidesThemAll) {
+  const std::string body = "export CUDA_VISIBLE_DEVICES=7\npython train.py\n";
+  const auto reports = device_reports("--gres=gpu:1", body);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].message,
+            "CUDA_VISIBLE_DEVICES=7 names GPU 7, but a GPU_1xH100 node has 1 GPU, numbered 0: "
+            "CUDA sees no GPU");
+  EXPECT_EQ(reports[0].hint, "drop the assignment: the node's one GPU (0) is the job's");
+  const std::string before = "#!/bin/bash\n#SBATCH --gres=gpu:1\nexport ";
+  EXPECT_EQ(reports[0].span.begin, before.size());
+  EXPECT_EQ(reports[0].span.size(), std::string("CUDA_VISIBLE_DEVICES=7").size());
+}
+
+TEST(VisibleDevices, CudaShowsTheGpusListedBeforeTheFirstMissingOne) {
+  const auto reports =
+      device_reports("--gpus-per-node=h100:8", "CUDA_VISIBLE_DEVICES=6,7,8,9 python train.py\n");
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].message,
+            "CUDA_VISIBLE_DEVICES=6,7,8,9 names GPU 8, but a GPU_8xH100 node has 8 GPUs, "
+            "numbered 0 to 7: CUDA stops at the first GPU that is missing, so the program sees "
+            "2 GPUs of the list");
+  EXPECT_EQ(reports[0].hint,
+            "drop the assignment (every GPU of the node is the job's), or pick GPUs by their "
+            "number on the node, 0 to 7");
+}
+
+TEST(VisibleDevices, AJobThatAskedForNoGpusIsToldToChooseAShape) {
+  const auto reports =
+      device_reports("--ntasks=32", "export CUDA_VISIBLE_DEVICES=0,1\npmemd.cuda\n");
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].hint,
+            "the script asks Slurm for no GPUs, so GPU_1xA10 was assumed: if the job uses the 2 "
+            "GPUs it lists, translate it with --accelerator-type GPU_8xH100; otherwise drop the "
+            "assignment");
+}
+
+TEST(VisibleDevices, GpusOfTheNodeAreNotReported) {
+  EXPECT_TRUE(device_reports("--gpus-per-node=h100:8",
+                             "export CUDA_VISIBLE_DEVICES=0,1,2,3\n"
+                             "CUDA_VISIBLE_DEVICES=4,5,6,7 python eval.py\n"
+                             "declare -x CUDA_VISIBLE_DEVICES=\" 0, 7\"\n")
+                  .empty());
+  EXPECT_TRUE(device_reports("--gres=gpu:1", "CUDA_VISIBLE_DEVICES=0 python train.py\n").empty());
+}
+
+TEST(VisibleDevices, ValuesThatHideEveryGpuOrAreComputedAreNotJudged) {
+  EXPECT_TRUE(device_reports("--gres=gpu:1",
+                             "CUDA_VISIBLE_DEVICES='' python prep.py\n"
+                             "CUDA_VISIBLE_DEVICES=-1 python prep.py\n"
+                             "export CUDA_VISIBLE_DEVICES=NoDevFiles\n"
+                             "for i in 0 1 2; do CUDA_VISIBLE_DEVICES=$i python a.py & done\n"
+                             "export CUDA_VISIBLE_DEVICES=$(free_gpu)\n"
+                             "CUDA_VISIBLE_DEVICES+=,3 python b.py\n")
+                  .empty());
+}
+
+TEST(VisibleDevices, GpuUuidsAreTheClustersOwn) {
+  const auto reports = device_reports(
+      "--gres=gpu:1", "export CUDA_VISIBLE_DEVICES=GPU-5c1f0a2e-9b1d-4e0a-8d1c-3f6a7b8c9d0e\n");
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_NE(reports[0].message.find("by its UUID (GPU-5c1f0a2e-9b1d-4e0a-8d1c-3f6a7b8c9d0e)"),
+            std::string::npos);
+}
+
+TEST(VisibleDevices, EveryWayOfSettingItIsRead) {
+  const auto reports =
+      device_reports("--gres=gpu:1",
+                     "#SBATCH --export=ALL,CUDA_VISIBLE_DEVICES=1\n"
+                     "readonly CUDA_VISIBLE_DEVICES=2\n"
+                     "env -u X OMP_NUM_THREADS=1 CUDA_VISIBLE_DEVICES=3 python t.py\n"
+                     "env python t.py CUDA_VISIBLE_DEVICES=4\n"
+                     "srun bash -c \"CUDA_VISIBLE_DEVICES=5 python t.py\"\n");
+  ASSERT_EQ(reports.size(), 4u);
+  EXPECT_EQ(reports[0].message.substr(0, 22), "CUDA_VISIBLE_DEVICES=1");
+  EXPECT_EQ(reports[1].message.substr(0, 22), "CUDA_VISIBLE_DEVICES=2");
+  EXPECT_EQ(reports[2].message.substr(0, 22), "CUDA_VISIBLE_DEVICES=3");
+  EXPECT_EQ(reports[3].message.substr(0, 22), "CUDA_VISIBLE_DEVICES=5");
+}
+
+}  // namespace
+}  // namespace s2a
