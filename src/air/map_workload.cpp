@@ -5,11 +5,11 @@
 #include "air/cluster_paths.hpp"
 #include "air/compute.hpp"
 #include "air/container_call.hpp"
+#include "air/device_variables.hpp"
 #include "air/inherited_variables.hpp"
 #include "air/keyword_list.hpp"
 #include "air/script_arguments.hpp"
 #include "air/variables.hpp"
-#include "air/visible_devices.hpp"
 
 namespace s2a::air {
 namespace {
@@ -613,7 +613,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   report_script_arguments(body, diagnostics);
   report_script_path(body, diagnostics);
   report_inherited_variables(body, job, diagnostics);
-  report_visible_devices(body, job, workload.compute, exports.env_variables, diagnostics);
+  report_device_variables(body, job, workload.compute, exports.env_variables, diagnostics);
   for (std::string& d : command.dependencies) {
     if (std::find(workload.environment.dependencies.begin(),
                   workload.environment.dependencies.end(),

@@ -1,17 +1,43 @@
-#include "air/visible_devices.hpp"
+#include "air/device_variables.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
-#include <cstring>
 #include <optional>
 #include <string>
+
+#include "air/keyword_list.hpp"
 
 namespace s2a::air {
 namespace {
 
 using namespace std::string_view_literals;
 
-constexpr std::string_view kName = "CUDA_VISIBLE_DEVICES"sv;
+constexpr std::string_view kVisibleDevices = "CUDA_VISIBLE_DEVICES"sv;
+
+/// Variables whose value picks network interfaces or adapters by name:
+/// NCCL's and Gloo's/TensorPipe's socket interfaces, NCCL's InfiniBand
+/// adapters, UCX's devices (MPI).
+constexpr std::array kNetworkDevices = {"NCCL_SOCKET_IFNAME"sv, "GLOO_SOCKET_IFNAME"sv,
+                                        "TP_SOCKET_IFNAME"sv, "NCCL_IB_HCA"sv, "UCX_NET_DEVICES"sv};
+
+bool is_watched(std::string_view name) {
+  return name == kVisibleDevices || contains(kNetworkDevices, name);
+}
+
+/// Whether a script may set one of the watched names: nested scripts are
+/// copies of the file's text, so one scan from `=` to `=` spares the walk in
+/// nearly every script.
+bool may_set_watched(std::string_view text) {
+  for (size_t eq = text.find('='); eq != std::string_view::npos; eq = text.find('=', eq + 1)) {
+    const std::string_view name = text.substr(0, eq);
+    if (name.ends_with("_DEVICES"sv) || name.ends_with("_IFNAME"sv) ||
+        name.ends_with("_IB_HCA"sv)) {
+      return true;
+    }
+  }
+  return false;
+}
 
 /// The first GPU of a value the node does not have, and how many listed
 /// before it CUDA still shows.
@@ -70,15 +96,26 @@ std::string node_gpus(const Compute& compute) {
          (n == 1 ? ", numbered 0" : ", numbered 0 to " + std::to_string(n - 1));
 }
 
-/// `CUDA_VISIBLE_DEVICES=...` in a word of `export`, `declare`, `env`, ...
-std::optional<std::string_view> value_in_word(const ast::Word& word,
-                                              std::optional<std::string>& storage) {
+/// `NAME=value` in a word of `export`, `declare`, `env`, ... for a watched NAME.
+std::optional<std::pair<std::string_view, std::string_view>> setting_in_word(
+    const ast::Word& word, std::optional<std::string>& storage) {
   const std::optional<std::string_view> text = slurm::literal_view(word, storage);
-  if (!text || !text->starts_with(kName) || text->size() <= kName.size() ||
-      (*text)[kName.size()] != '=') {
-    return std::nullopt;
+  if (!text) return std::nullopt;
+  const size_t eq = text->find('=');
+  if (eq == std::string_view::npos || !is_watched(text->substr(0, eq))) return std::nullopt;
+  return std::pair{text->substr(0, eq), text->substr(eq + 1)};
+}
+
+/// NCCL matches interface prefixes (`=eth0` for an exact name).
+bool matches_any_node(std::string_view list) {
+  while (!list.empty()) {
+    const size_t comma = list.find(',');
+    std::string_view item = list.substr(0, comma);
+    if (item.starts_with('=')) item.remove_prefix(1);
+    if (contains({"lo"sv, "en"sv, "eth"sv, "all"sv}, item)) return true;
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
   }
-  return text->substr(kName.size() + 1);
+  return false;
 }
 
 class DeviceCheck {
@@ -89,18 +126,18 @@ class DeviceCheck {
   void check_site(const slurm::Body& body, const slurm::Site& site) {
     const ast::Command& command = *site.command;
     for (const ast::Assignment& a : command.assignments) {
-      if (a.name != kName || a.is_array || a.append) continue;
+      if (!is_watched(a.name) || a.is_array || a.append) continue;
       std::optional<std::string> storage;
       if (const auto value = slurm::literal_view(a.value, storage)) {
-        check_value(*value, body.file_span(site, a.span));
+        check(a.name, *value, body.file_span(site, a.span));
       }
     }
     const bool declares = slurm::is_declaration_builtin(site.program);
     if (!declares && site.program != "env"sv) return;
     for (size_t i = 1; i < command.words.size(); ++i) {
       std::optional<std::string> storage;
-      if (const auto value = value_in_word(command.words[i], storage)) {
-        check_value(*value, body.file_span(site, command.words[i].span));
+      if (const auto setting = setting_in_word(command.words[i], storage)) {
+        check(setting->first, setting->second, body.file_span(site, command.words[i].span));
         continue;
       }
       // env's assignments end at the program it runs.
@@ -111,7 +148,17 @@ class DeviceCheck {
     }
   }
 
-  void check_value(std::string_view value, Span at) {
+  void check(std::string_view name, std::string_view value, Span at) {
+    if (name == kVisibleDevices) {
+      check_visible_devices(value, at);
+    } else {
+      check_network_devices(name, value, at);
+    }
+  }
+
+ private:
+  void check_visible_devices(std::string_view value, Span at) {
+    if (compute_.gpus_per_node == 0) return;
     const std::optional<MissingDevice> missing =
         first_missing_device(value, compute_.gpus_per_node);
     if (!missing) return;
@@ -127,11 +174,39 @@ class DeviceCheck {
                                        gpus(missing->visible_before) + " of the list";
     diagnostics_.push_back(
         {Code::visible_devices_missing, at,
-         std::string(kName) + "=" + std::string(value) + " " + named + ": " + seen,
+         std::string(kVisibleDevices) + "=" + std::string(value) + " " + named + ": " + seen,
          hint(*missing)});
   }
 
- private:
+  /// A list that only excludes (`^docker0,lo`) or that some name of every
+  /// node matches (`lo`; the prefixes `en`, `eth`; UCX's `all`) holds
+  /// anywhere; a computed one (`$(ip route ...)`) is looked up on the node.
+  void check_network_devices(std::string_view name, std::string_view value, Span at) {
+    if (value.empty() || value.front() == '^' || matches_any_node(value)) return;
+    const bool interfaces = name.ends_with("_SOCKET_IFNAME"sv);
+    const std::string setting = std::string(name) + "=" + std::string(value);
+    diagnostics_.push_back(
+        interfaces
+            ? Diagnostic{Code::cluster_network_devices, at,
+                         setting +
+                             " picks network interfaces by the names they have on the cluster's "
+                             "nodes; an AI Runtime node's interfaces may be named otherwise, and "
+                             "when none matches, the library finds no interface and the job "
+                             "fails as it starts",
+                         "drop it: NCCL and Gloo choose a usable interface themselves (a list "
+                         "that only excludes, such as ^docker0,lo, can stay)"}
+            : Diagnostic{
+                  Code::cluster_network_devices, at,
+                  setting +
+                      " picks the cluster's network adapters by name; an AI Runtime "
+                      "node has adapters of its own" +
+                      // The 8-GPU shapes are the EFA instances (spec/air-runtime.md).
+                      (compute_.gpus_per_node == 8 ? " (EFA on " + compute_.accelerator_type + ")"
+                                                   : std::string()) +
+                      ", which this setting does not select",
+                  "drop it: NCCL and UCX find the node's adapters themselves"});
+  }
+
   /// A job that asked Slurm for no GPUs got them with the node; the shape
   /// was assumed, and one with as many GPUs may be what it needs.
   [[nodiscard]] std::string hint(const MissingDevice& missing) const {
@@ -155,18 +230,14 @@ class DeviceCheck {
 
 }  // namespace
 
-void report_visible_devices(const slurm::Body& body, const slurm::Job& job, const Compute& compute,
-                            std::span<const NamedValue> directive_exports,
-                            Diagnostics& diagnostics) {
-  if (compute.gpus_per_node == 0) return;
+void report_device_variables(const slurm::Body& body, const slurm::Job& job, const Compute& compute,
+                             std::span<const NamedValue> directive_exports,
+                             Diagnostics& diagnostics) {
   DeviceCheck check(job, compute, diagnostics);
   for (const NamedValue& item : directive_exports) {
-    if (item.name == kName) check.check_value(item.value, item.from);
+    if (is_watched(item.name)) check.check(item.name, item.value, item.from);
   }
-  // Nested scripts are copies of the file's text, so one byte search spares
-  // the walk in nearly every script.
-  const std::string_view text = body.views.empty() ? std::string_view{} : body.views[0].text;
-  if (memmem(text.data(), text.size(), kName.data(), kName.size()) == nullptr) return;
+  if (body.views.empty() || !may_set_watched(body.views[0].text)) return;
   for (const slurm::Site& site : body.sites) check.check_site(body, site);
 }
 

@@ -1,4 +1,6 @@
-// CUDA_VISIBLE_DEVICES naming GPUs an AI Runtime node does not have (S2A5016).
+// Variables that pick hardware by the cluster's names: CUDA_VISIBLE_DEVICES
+// naming GPUs an AI Runtime node does not have (S2A5016), network interfaces
+// and adapters (S2A5017).
 #include <gtest/gtest.h>
 
 #include "translate.hpp"
@@ -6,13 +8,21 @@
 namespace s2a {
 namespace {
 
-std::vector<Diagnostic> device_reports(const std::string& gpus, const std::string& body) {
+std::vector<Diagnostic> reports_of(Code code, const std::string& gpus, const std::string& body) {
   const Translation t = translate("job.sbatch", "#!/bin/bash\n#SBATCH " + gpus + "\n" + body);
   std::vector<Diagnostic> out;
   for (const Diagnostic& d : t.diagnostics) {
-    if (d.code == Code::visible_devices_missing) out.push_back(d);
+    if (d.code == code) out.push_back(d);
   }
   return out;
+}
+
+std::vector<Diagnostic> device_reports(const std::string& gpus, const std::string& body) {
+  return reports_of(Code::visible_devices_missing, gpus, body);
+}
+
+std::vector<Diagnostic> network_reports(const std::string& body) {
+  return reports_of(Code::cluster_network_devices, "--nodes=2 --gpus-per-node=h100:8", body);
 }
 
 TEST(VisibleDevices, AGpuNumberPastTheNodesGpusHidesThemAll) {
@@ -92,6 +102,38 @@ TEST(VisibleDevices, EveryWayOfSettingItIsRead) {
   EXPECT_EQ(reports[1].message.substr(0, 22), "CUDA_VISIBLE_DEVICES=2");
   EXPECT_EQ(reports[2].message.substr(0, 22), "CUDA_VISIBLE_DEVICES=3");
   EXPECT_EQ(reports[3].message.substr(0, 22), "CUDA_VISIBLE_DEVICES=5");
+}
+
+TEST(NetworkDevices, InterfacesPickedByNameAreReportedWhereTheyAreSet) {
+  const std::string body =
+      "export NCCL_SOCKET_IFNAME=ib0\n"
+      "export GLOO_SOCKET_IFNAME=ens,ib\n"
+      "NCCL_IB_HCA=mlx5_0,mlx5_2 UCX_NET_DEVICES=mlx5_0:1 srun python train.py\n";
+  const auto reports = network_reports(body);
+  ASSERT_EQ(reports.size(), 4u);
+  EXPECT_EQ(reports[0].message,
+            "NCCL_SOCKET_IFNAME=ib0 picks network interfaces by the names they have on the "
+            "cluster's nodes; an AI Runtime node's interfaces may be named otherwise, and when "
+            "none matches, the library finds no interface and the job fails as it starts");
+  const std::string before = "#!/bin/bash\n#SBATCH --nodes=2 --gpus-per-node=h100:8\nexport ";
+  EXPECT_EQ(reports[0].span.begin, before.size());
+  EXPECT_EQ(reports[1].message.substr(0, 30), "GLOO_SOCKET_IFNAME=ens,ib pick");
+  EXPECT_EQ(reports[2].message,
+            "NCCL_IB_HCA=mlx5_0,mlx5_2 picks the cluster's network adapters by name; an AI "
+            "Runtime node has adapters of its own (EFA on GPU_8xH100), which this setting does "
+            "not select");
+  EXPECT_EQ(reports[3].message.substr(0, 26), "UCX_NET_DEVICES=mlx5_0:1 p");
+}
+
+TEST(NetworkDevices, ExclusionsAndComputedValuesAreNotReported) {
+  EXPECT_TRUE(network_reports("export NCCL_SOCKET_IFNAME=^docker0,lo\n"
+                              "export NCCL_SOCKET_IFNAME=$(ip route | awk '/default/ {print $5}')\n"
+                              "export GLOO_SOCKET_IFNAME=$NCCL_SOCKET_IFNAME\n"
+                              "export NCCL_DEBUG=INFO FI_PROVIDER=efa\n"
+                              "export NCCL_SOCKET_IFNAME=eth0,en,eth,em,bond UCX_NET_DEVICES=all\n"
+                              "export GLOO_SOCKET_IFNAME=lo\n"
+                              "srun python train.py\n")
+                  .empty());
 }
 
 }  // namespace

@@ -1,0 +1,33 @@
+// Variables that pick a node's hardware by the cluster's names or numbers.
+//
+// On a shared cluster node a script often picks the GPUs it found free
+// (`CUDA_VISIBLE_DEVICES=7`), by number or by UUID; Slurm numbers a job's
+// GPUs from 0 only where it constrains devices. An AI Runtime node has the
+// GPUs of its shape, numbered from 0, and CUDA sees only the listed GPUs
+// before the first one the node does not have. Multi-node scripts also name
+// the cluster's network interfaces and adapters (`NCCL_SOCKET_IFNAME=ib0`,
+// `NCCL_IB_HCA=mlx5_0`, `UCX_NET_DEVICES=mlx5_0:1`), which an AI Runtime
+// node does not have under those names.
+#pragma once
+
+#include <span>
+
+#include "air/workload.hpp"
+#include "diag/diagnostic.hpp"
+#include "slurm/body.hpp"
+#include "slurm/job.hpp"
+
+namespace s2a::air {
+
+/// Reports each literal value of such a variable, where it is set: an
+/// assignment or command prefix, an `export`/`declare`/`env` word, or an
+/// --export item in `directive_exports`. CUDA_VISIBLE_DEVICES is reported
+/// when it names a GPU a node of `compute` does not have (a value that hides
+/// every GPU on purpose, `''` or `-1`, is not); an interface list when it
+/// selects rather than only excludes (`^docker0,lo`). Values computed when
+/// the job runs are not judged.
+void report_device_variables(const slurm::Body& body, const slurm::Job& job, const Compute& compute,
+                             std::span<const NamedValue> directive_exports,
+                             Diagnostics& diagnostics);
+
+}  // namespace s2a::air
