@@ -177,6 +177,9 @@ struct OptionVariable {
   std::vector<std::string> fields;  // the words it splits into, quotes removed
 };
 
+/// Slurm's lists of the GPUs of the job and of the step on the node.
+constexpr std::array kSlurmGpuLists = {"SLURM_STEP_GPUS"sv, "SLURM_JOB_GPUS"sv};
+
 /// A SLURM* name the script itself sets, from where its assignment ends.
 struct OwnName {
   static constexpr uint32_t kEveryView = UINT32_MAX;  // a name Slurm never sets
@@ -392,6 +395,16 @@ class CommandMapper final : public CommandEditor {
         a.literal.reset();
       }
     }
+    if (assignments.size() == 1 && is_slurm_gpu_list(assignments.front(), site)) {
+      remove_statement(site, "every GPU of an AI Runtime node is the job's", {});
+      report(Code::visible_devices_from_slurm, site.view, command.span,
+             assignments.front().name +
+                 " is set to Slurm's list of the job's GPUs, which AI Runtime does not set: it "
+                 "would be empty and hide every GPU; the node's GPUs are all the job's, so the "
+                 "assignment is removed",
+             "");
+      return;
+    }
     if (std::all_of(assignments.begin(), assignments.end(),
                     [](const Assignment& a) { return is_runtime_variable(a.name); })) {
       remove_statement(site, "AI Runtime sets this variable on every node", {});
@@ -402,6 +415,29 @@ class CommandMapper final : public CommandEditor {
       return;
     }
     setup_.move_exports_to_env(site, assignments, first_launch_seen_);
+  }
+
+  /// `export CUDA_VISIBLE_DEVICES=${SLURM_STEP_GPUS:-$SLURM_JOB_GPUS}`: the
+  /// value is nothing but Slurm's lists of the job's GPUs (quotes and
+  /// `${A:-$B}` around them).
+  bool is_slurm_gpu_list(const Assignment& a, const Site& site) const {
+    if (a.name != "CUDA_VISIBLE_DEVICES"sv) return false;
+    std::string_view rest = source(site.view, a.value_span);
+    bool named = false;
+    while (!rest.empty()) {
+      const auto* list =
+          std::find_if(kSlurmGpuLists.begin(), kSlurmGpuLists.end(),
+                       [&](std::string_view name) { return rest.starts_with(name); });
+      if (list != kSlurmGpuLists.end()) {
+        rest.remove_prefix(list->size());
+        named = true;
+      } else if (std::string_view("${}:-\"").find(rest.front()) != std::string_view::npos) {
+        rest.remove_prefix(1);
+      } else {
+        return false;
+      }
+    }
+    return named;
   }
 
   // --- SLURM* names the script sets itself -----------------------------------

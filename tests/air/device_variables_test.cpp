@@ -104,6 +104,36 @@ TEST(VisibleDevices, EveryWayOfSettingItIsRead) {
   EXPECT_EQ(reports[3].message.substr(0, 22), "CUDA_VISIBLE_DEVICES=5");
 }
 
+// S2A5018: Slurm's list of the job's GPUs is unset on AI Runtime; an empty
+// CUDA_VISIBLE_DEVICES would hide every GPU.
+TEST(VisibleDevices, SlurmsGpuListIsRemoved) {
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --nodes=2 --gres=gpu:8\n"
+                "export CUDA_VISIBLE_DEVICES=${SLURM_STEP_GPUS:-$SLURM_JOB_GPUS}\n"
+                "CUDA_VISIBLE_DEVICES=\"$SLURM_JOB_GPUS\"\n"
+                "export CUDA_VISIBLE_DEVICES=${SLURM_JOB_GPUS},0\n"
+                "srun torchrun --nnodes 2 --nproc_per_node 8 train.py\n");
+  ASSERT_TRUE(t.workload);
+  const std::string& command = t.workload->command;
+  EXPECT_NE(command.find("# [slurm2air] export CUDA_VISIBLE_DEVICES=${SLURM_STEP_GPUS:-$SLURM_"
+                         "JOB_GPUS}\n# [slurm2air] CUDA_VISIBLE_DEVICES=\"$SLURM_JOB_GPUS\"\n"
+                         "export CUDA_VISIBLE_DEVICES=${SLURM_JOB_GPUS},0\n"),
+            std::string::npos)
+      << command;
+  size_t removed = 0;
+  size_t unknown_variable_lines = 0;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::visible_devices_from_slurm) ++removed;
+    if (d.code == Code::slurm_variable_unmapped) {
+      EXPECT_EQ(t.file->line_col(d.span.begin).line, 5u);  // only the mixed value
+      ++unknown_variable_lines;
+    }
+  }
+  EXPECT_EQ(removed, 2u);
+  EXPECT_EQ(unknown_variable_lines, 1u);
+}
+
 TEST(NetworkDevices, InterfacesPickedByNameAreReportedWhereTheyAreSet) {
   const std::string body =
       "export NCCL_SOCKET_IFNAME=ib0\n"
