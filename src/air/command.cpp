@@ -218,6 +218,7 @@ class CommandMapper final : public CommandEditor {
     for (const Site& site : body_.sites) {
       if (!is_replaced(site.view, site.command->span)) map_site(site);
     }
+    for (const Site& head : body_.compound_heads) rewrite_compound_head(head);
     keep_blocks_non_empty();
     // Inner scripts first: an outer one is written with their rewrites.
     for (auto site = body_.sites.rbegin(); site != body_.sites.rend(); ++site) {
@@ -1699,6 +1700,11 @@ class CommandMapper final : public CommandEditor {
   void rewrite_variables(const Site& site) {
     const ast::Command& command = *site.command;
     for (const ast::Word& word : command.words) rewrite_parts(site, word.parts);
+    if (site.program == "let"sv) {
+      for (size_t i = 1; i < command.words.size(); ++i) {
+        rewrite_arithmetic_variables(site, command.words[i].span, true);
+      }
+    }
     for (const auto& a : command.assignments) {
       rewrite_parts(site, a.value.parts);
       for (const ast::Word& element : a.elements) rewrite_parts(site, element.parts);
@@ -1709,6 +1715,21 @@ class CommandMapper final : public CommandEditor {
     }
   }
 
+  /// `[[ $SLURM_NODEID == 0 ]]`, `case $SLURM_PROCID in`, `for i in $X`,
+  /// `(( n = SLURM_NNODES * 8 ))`, `for (( i = 0; i < $SLURM_NTASKS; i++ ))`.
+  void rewrite_compound_head(const Site& head) {
+    const ast::Command& command = *head.command;
+    for (const ast::Word& word : command.words) rewrite_parts(head, word.parts);
+    if (command.text.empty()) return;
+    // Command::text is the expression after `((` (arith_for starts with `for`).
+    const std::string_view written = source(head.view, command.span);
+    const size_t open = written.find("((");
+    if (open == std::string_view::npos) return;
+    const auto begin = static_cast<uint32_t>(command.span.begin + open + 2);
+    rewrite_arithmetic_variables(
+        head, Span{begin, static_cast<uint32_t>(begin + command.text.size())}, false);
+  }
+
   void rewrite_parts(const Site& site, const std::vector<ast::WordPart>& parts) {
     for (const ast::WordPart& part : parts) {
       if (is_replaced(site.view, part.span)) continue;
@@ -1716,7 +1737,8 @@ class CommandMapper final : public CommandEditor {
       if (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted) {
         rewrite_deferred_variables(site, part);
       }
-      if (part.kind == ast::PartKind::arith) rewrite_arithmetic_variables(site, part);
+      // The parser keeps arithmetic as text: its `$NAME`s are no param parts.
+      if (part.kind == ast::PartKind::arith) rewrite_arithmetic_variables(site, part.span, false);
       rewrite_parts(site, part.parts);
     }
   }
@@ -1738,18 +1760,19 @@ class CommandMapper final : public CommandEditor {
     }
   }
 
-  /// `$((SLURM_NNODES * 8))`: arithmetic names variables without `$`.
-  void rewrite_arithmetic_variables(const Site& site, const ast::WordPart& part) {
+  /// `$((SLURM_NNODES * 8))`, `$(($SLURM_NNODES * 8))`: arithmetic names
+  /// variables with or without `$`. In a `let` word (`let "n = SLURM_NNODES"`)
+  /// a `$NAME` is a param part, renamed already: `dollar_names_are_parts`.
+  void rewrite_arithmetic_variables(const Site& site, Span expression,
+                                    bool dollar_names_are_parts) {
     if (!body_.views[site.view].exact) return;
-    const std::string_view text = source(site.view, part.span);
+    const std::string_view text = source(site.view, expression);
     for (size_t at = text.find("SLURM"); at != std::string_view::npos;
          at = text.find("SLURM", at + 1)) {
       const char before = at == 0 ? ' ' : text[at - 1];
-      if (before == '$' || before == '{' || std::isalnum(static_cast<unsigned char>(before)) ||
-          before == '_') {
-        continue;  // `$SLURM_X` is a param part, rewritten already
-      }
-      rename_slurm_name_at(site, part.span.begin, text, at);
+      if (std::isalnum(static_cast<unsigned char>(before)) || before == '_') continue;
+      if (dollar_names_are_parts && (before == '$' || before == '{')) continue;
+      rename_slurm_name_at(site, expression.begin, text, at);
     }
   }
 

@@ -178,7 +178,8 @@ class UseCollector {
   void collect(const std::vector<ast::WordPart>& parts) {
     for (const ast::WordPart& part : parts) {
       if (part.kind == ast::PartKind::param && !has_own_default(part) && inherited(part.text)) {
-        if (uses_.count++ == 0) uses_.first = part.span;
+        // Compound heads are collected after the sites: keep the earliest.
+        if (uses_.count++ == 0 || part.span.begin < uses_.first.begin) uses_.first = part.span;
         if (std::find(uses_.names.begin(), uses_.names.end(), part.text) == uses_.names.end()) {
           uses_.names.push_back(part.text);
         }
@@ -255,12 +256,20 @@ void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
   for (const slurm::Site& site : body.sites) assigned.add_from_site(site);
   Uses uses;
   UseCollector collector(assigned, uses);
+  uint32_t judged_until = UINT32_MAX;  // where a `source` or `eval` may set anything
   for (const slurm::Site& site : body.sites) {
     if (site.view != 0) continue;  // a `bash -c` script's variables are judged with its own
     // module/conda lines are removed from the command: their uses go too.
     if (is_setup_command(*site.command, site.program, body.views[0].text)) continue;
     collector.collect(*site.command);
-    if (may_set_unknown_variables(site.program)) break;
+    if (may_set_unknown_variables(site.program)) {
+      judged_until = site.command->span.begin;
+      break;
+    }
+  }
+  // `[[ -d $DATA ]]`, `case $MODE in`, `for f in $INPUT/*`.
+  for (const slurm::Site& head : body.compound_heads) {
+    if (head.view == 0 && head.command->span.begin < judged_until) collector.collect(*head.command);
   }
   if (uses.count == 0) return;
   const bool one = uses.names.size() == 1;

@@ -24,7 +24,8 @@ struct ArgumentUses {
 using Wanted = bool (*)(std::string_view name);
 
 void add_use(const ast::WordPart& part, ArgumentUses& uses) {
-  if (uses.count++ == 0) uses.first = part.span;
+  // Compound heads are collected after the sites: keep the earliest.
+  if (uses.count++ == 0 || part.span.begin < uses.first.begin) uses.first = part.span;
   if (std::find(uses.names.begin(), uses.names.end(), part.text) == uses.names.end()) {
     uses.names.push_back(part.text);
   }
@@ -90,6 +91,12 @@ void report_script_arguments(const slurm::Body& body, Diagnostics& diagnostics) 
     if (site.view != 0 || site.context.in_function) continue;  // views[0] is the batch script
     if (sets_own_arguments(site)) return;
     collect(*site.command, uses, is_argument_parameter);
+  }
+  // `case "$1" in`, `for arg in "$@"`, `[[ $# -lt 2 ]]`.
+  for (const slurm::Site& head : body.compound_heads) {
+    if (head.view == 0 && !head.context.in_function) {
+      collect(*head.command, uses, is_argument_parameter);
+    }
   }
   if (uses.count == 0) return;
   diagnostics.push_back(

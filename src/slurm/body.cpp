@@ -132,6 +132,7 @@ class Walker {
   void walk_command(const ast::Command& command, const ast::ListItem* statement, uint32_t view,
                     Context context) {
     ++context.depth;
+    add_compound_head(command, view, context);
     switch (command.kind) {
       case ast::CommandKind::simple:
         add_site(command, statement, view, context);
@@ -170,6 +171,28 @@ class Walker {
     walk_words(command.words, view, context);
     for (const ast::List& block : command.blocks) walk_list(block, view, context);
     for (const ast::CaseItem& item : command.case_items) walk_list(item.body, view, context);
+  }
+
+  /// The words and arithmetic a compound command expands before (or while)
+  /// it runs its body, in the context around it.
+  void add_compound_head(const ast::Command& command, uint32_t view, Context context) {
+    switch (command.kind) {
+      case ast::CommandKind::cond_command:
+      case ast::CommandKind::case_clause:
+      case ast::CommandKind::for_clause:
+      case ast::CommandKind::select_clause:
+      case ast::CommandKind::arith_command:
+      case ast::CommandKind::arith_for:
+        break;
+      default:
+        return;
+    }
+    if (command.words.empty() && command.text.empty()) return;
+    Site head;
+    head.command = &command;
+    head.context = context;
+    head.view = view;
+    body_.compound_heads.push_back(std::move(head));
   }
 
   void walk_words(const std::vector<ast::Word>& words, uint32_t view, Context context) {

@@ -36,6 +36,18 @@ TEST(InheritedVariables, ReportedOnceAtTheFirstUseWithEveryName) {
             std::string::npos);
 }
 
+TEST(InheritedVariables, UsesInCompoundCommandsCountAndTheFirstIsShown) {
+  const std::string body =
+      "if [[ -d $DATA_DIR ]]; then echo ok; fi\n"
+      "for f in $INPUT/*; do echo \"$f\"; done\n"
+      "case $MODE in train) python train.py;; esac\n"
+      "python eval.py --data $DATA_DIR\n";
+  const auto reports = inherited(body);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].span.begin, kHeader.size() + 9);
+  EXPECT_EQ(reports[0].message.substr(0, 49), "$DATA_DIR, $INPUT, $MODE are never set in the scr");
+}
+
 TEST(InheritedVariables, NamesTheScriptSetsAnywhereAreNotReported) {
   EXPECT_TRUE(inherited("echo $DATA $EPOCH $line $opt $n $i $f $c $x\n"  // used before set
                         "DATA=/Volumes/main/ml/data\n"

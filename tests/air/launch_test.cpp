@@ -681,3 +681,54 @@ TEST(ValueReader, ArithmeticOverflowAndDivisionByZeroAreUnknown) {
 
 }  // namespace
 }  // namespace s2a
+
+namespace s2a {
+namespace {
+
+// Slurm variables in what compound commands expand themselves: their words
+// and their arithmetic, which the parser keeps as text.
+TEST(SlurmVariablesInCompoundCommands, AreRenamedLikeAnyOtherUse) {
+  const Translation t = run(script(k2x8,
+                                   "echo $(($SLURM_NNODES * 8)) $(( SLURM_NNODES * 8 ))\n"
+                                   "(( n = ${SLURM_NNODES} + 1 ))\n"
+                                   "for ((i = 0; i < $SLURM_NNODES; i++)); do echo $i; done\n"
+                                   "let \"k = SLURM_NNODES * 2\" m=$SLURM_NNODES\n"
+                                   "if [[ $SLURM_NNODES -gt 1 ]]; then echo multi; fi\n"
+                                   "case $SLURM_NNODES in 2) echo two;; esac\n"
+                                   "for n in $SLURM_NNODES; do echo $n; done\n"
+                                   "srun python train.py\n"));
+  EXPECT_EQ(body_of(t),
+            "echo $(($NUM_NODES * 8)) $(( NUM_NODES * 8 ))\n"
+            "(( n = ${NUM_NODES} + 1 ))\n"
+            "for ((i = 0; i < $NUM_NODES; i++)); do echo $i; done\n"
+            "let \"k = NUM_NODES * 2\" m=$NUM_NODES\n"
+            "if [[ $NUM_NODES -gt 1 ]]; then echo multi; fi\n"
+            "case $NUM_NODES in 2) echo two;; esac\n"
+            "for n in $NUM_NODES; do echo $n; done\n"
+            "python train.py\n");
+}
+
+TEST(SlurmVariablesInCompoundCommands, ThoseWithoutEquivalentAreReported) {
+  const Translation t = run(script(k2x8,
+                                   "if [[ -n $SLURM_JOB_PARTITION ]]; then echo p; fi\n"
+                                   "(( seed = SLURM_JOB_ID % 1000 ))\n"
+                                   "srun python train.py\n"));
+  std::vector<uint32_t> lines;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::slurm_variable_unmapped)
+      lines.push_back(t.file->line_col(d.span.begin).line);
+  }
+  EXPECT_EQ(lines, (std::vector<uint32_t>{3, 4}));
+}
+
+// The batch shell ran `[[ $SLURM_NODEID == 0 ]]` on the first node only.
+TEST(SlurmVariablesInCompoundCommands, ABatchLevelNodeRankTestIsReported) {
+  const Translation t = run(script(k2x8,
+                                   "if [[ $SLURM_NODEID == 0 ]]; then python prep.py; fi\n"
+                                   "srun python train.py\n"));
+  EXPECT_TRUE(has_code(t, Code::batch_rank_fixed));
+  EXPECT_NE(body_of(t).find("[[ $NODE_RANK == 0 ]]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace s2a

@@ -46,6 +46,17 @@ TEST(ScriptArguments, NotReportedForArgumentsOfFunctionsAndBashCScripts) {
                   .empty());
 }
 
+TEST(ScriptArguments, ReadInCompoundCommandsToo) {
+  const auto reports = argument_reports(
+      "case \"$1\" in\n  small) N=1;;\nesac\nfor arg in \"$@\"; do echo $arg; done\n"
+      "[[ $# -lt 2 ]] && exit 1\npython train.py\n");
+  ASSERT_EQ(reports.size(), 1u);
+  const std::string prefix = "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\ncase \"";
+  EXPECT_EQ(reports[0].span.begin, prefix.size());
+  EXPECT_NE(reports[0].message.find("($1, $@, $#; 3 uses)"), std::string::npos)
+      << reports[0].message;
+}
+
 TEST(ScriptArguments, NotReportedWhenTheScriptSetsItsOwn) {
   EXPECT_TRUE(
       argument_reports("set -- base.yaml 8\npython train.py --config $1 --gpus $2\n").empty());
