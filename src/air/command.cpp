@@ -1716,10 +1716,15 @@ class CommandMapper final : public CommandEditor {
   }
 
   /// `[[ $SLURM_NODEID == 0 ]]`, `case $SLURM_PROCID in`, `for i in $X`,
-  /// `(( n = SLURM_NNODES * 8 ))`, `for (( i = 0; i < $SLURM_NTASKS; i++ ))`.
+  /// `(( n = SLURM_NNODES * 8 ))`, `for (( i = 0; i < $SLURM_NTASKS; i++ ))`,
+  /// `done > log_$SLURM_JOB_ID`.
   void rewrite_compound_head(const Site& head) {
     const ast::Command& command = *head.command;
     for (const ast::Word& word : command.words) rewrite_parts(head, word.parts);
+    for (const ast::Redirect& redirect : command.redirects) {
+      rewrite_parts(head, redirect.target.parts);
+      rewrite_parts(head, redirect.heredoc_parts);
+    }
     if (command.text.empty()) return;
     // Command::text is the expression after `((` (arith_for starts with `for`).
     const std::string_view written = source(head.view, command.span);

@@ -132,7 +132,10 @@ class Walker {
   void walk_command(const ast::Command& command, const ast::ListItem* statement, uint32_t view,
                     Context context) {
     ++context.depth;
-    add_compound_head(command, view, context);
+    // A compound command's own words and redirections are expanded once,
+    // around its body: in the context it stands in.
+    const Context outer = context;
+    add_compound_head(command, view, outer);
     switch (command.kind) {
       case ast::CommandKind::simple:
         add_site(command, statement, view, context);
@@ -168,26 +171,22 @@ class Walker {
       case ast::CommandKind::cond_command:
         break;
     }
-    walk_words(command.words, view, context);
+    walk_words(command.words, view, outer);
     for (const ast::List& block : command.blocks) walk_list(block, view, context);
     for (const ast::CaseItem& item : command.case_items) walk_list(item.body, view, context);
+    // `done < <(scontrol show hostnames ...)` runs before the body but comes
+    // after it in the text, where its sites go (sites are in source order).
+    for (const auto& redirect : command.redirects) {
+      walk_parts(redirect.target.parts, view, outer);
+      walk_parts(redirect.heredoc_parts, view, outer);
+    }
   }
 
-  /// The words and arithmetic a compound command expands before (or while)
-  /// it runs its body, in the context around it.
+  /// The words, arithmetic and redirections a compound command expands
+  /// itself (`done < hosts_$SLURM_JOB_ID`), in the context around it.
   void add_compound_head(const ast::Command& command, uint32_t view, Context context) {
-    switch (command.kind) {
-      case ast::CommandKind::cond_command:
-      case ast::CommandKind::case_clause:
-      case ast::CommandKind::for_clause:
-      case ast::CommandKind::select_clause:
-      case ast::CommandKind::arith_command:
-      case ast::CommandKind::arith_for:
-        break;
-      default:
-        return;
-    }
-    if (command.words.empty() && command.text.empty()) return;
+    if (command.kind == ast::CommandKind::simple) return;
+    if (command.words.empty() && command.text.empty() && command.redirects.empty()) return;
     Site head;
     head.command = &command;
     head.context = context;

@@ -92,8 +92,9 @@ struct Body {
   std::vector<Site> sites;      // in source order, nested scripts where they occur
   // What compound commands expand themselves, each as a Site with no
   // program: the words of `[[ ... ]]`, `case WORD in`, `for NAME in WORDS`,
-  // and the arithmetic of `(( ... ))` and `for (( ... ))` (Command::text).
-  // Apart from `sites` because the rules about programs must not see them.
+  // the arithmetic of `(( ... ))` and `for (( ... ))` (Command::text), and
+  // the redirections after any of them (`done < "$FILE"`). Apart from
+  // `sites` because the rules about programs must not see them.
   std::vector<Site> compound_heads;
   // Words of a singularity/apptainer call that expand to its options
   // (`singularity exec ${BIND} $SIF ...`, BIND="-B /data"), for

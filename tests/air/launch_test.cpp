@@ -721,6 +721,21 @@ TEST(SlurmVariablesInCompoundCommands, ThoseWithoutEquivalentAreReported) {
   EXPECT_EQ(lines, (std::vector<uint32_t>{3, 4}));
 }
 
+// Redirections of compound commands, and the commands in them.
+TEST(SlurmVariablesInCompoundCommands, RedirectionsAreMappedToo) {
+  const Translation t =
+      run(script(k2x8,
+                 "while read h; do echo $h; done < <(scontrol show hostnames $SLURM_JOB_NODELIST)\n"
+                 "for i in 1 2; do echo $i; done > out_$SLURM_NNODES.txt\n"
+                 "srun python train.py\n"));
+  EXPECT_EQ(body_of(t),
+            "while read h; do echo $h; done < <(printf '%s\\n' \"$MASTER_ADDR\" $(seq -f "
+            "'node-%g' 1 $((NUM_NODES - 1))))\n"
+            "for i in 1 2; do echo $i; done > out_$NUM_NODES.txt\n"
+            "python train.py\n");
+  EXPECT_TRUE(has_code(t, Code::node_list_emulated));
+}
+
 // The batch shell ran `[[ $SLURM_NODEID == 0 ]]` on the first node only.
 TEST(SlurmVariablesInCompoundCommands, ABatchLevelNodeRankTestIsReported) {
   const Translation t = run(script(k2x8,
