@@ -1770,7 +1770,6 @@ class CommandMapper final : public CommandEditor {
   /// a `$NAME` is a param part, renamed already: `dollar_names_are_parts`.
   void rewrite_arithmetic_variables(const Site& site, Span expression,
                                     bool dollar_names_are_parts) {
-    if (!body_.views[site.view].exact) return;
     const std::string_view text = source(site.view, expression);
     for (size_t at = text.find("SLURM"); at != std::string_view::npos;
          at = text.find("SLURM", at + 1)) {

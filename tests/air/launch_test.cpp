@@ -736,6 +736,13 @@ TEST(SlurmVariablesInCompoundCommands, RedirectionsAreMappedToo) {
   EXPECT_TRUE(has_code(t, Code::node_list_emulated));
 }
 
+// A double-quoted step script is rebuilt text: its arithmetic is renamed too.
+TEST(SlurmVariablesInCompoundCommands, ArithmeticInADoubleQuotedStepScript) {
+  const Translation t = run(script(
+      k2x8, "srun bash -c \"python t.py --host \\$(((SLURM_NODEID)) && echo 0 || echo 1)\"\n"));
+  EXPECT_EQ(body_of(t), "python t.py --host $(((NODE_RANK)) && echo 0 || echo 1)\n");
+}
+
 // The batch shell ran `[[ $SLURM_NODEID == 0 ]]` on the first node only.
 TEST(SlurmVariablesInCompoundCommands, ABatchLevelNodeRankTestIsReported) {
   const Translation t = run(script(k2x8,
