@@ -39,12 +39,12 @@ bool may_set_watched(std::string_view text) {
   return false;
 }
 
-/// The first GPU of a value the node does not have, and how many listed
-/// before it CUDA still shows.
-struct MissingDevice {
-  std::string_view device;
-  size_t visible_before = 0;
-  bool by_uuid = false;
+/// What CUDA makes of a list of GPUs on a node: it shows those listed
+/// before the first one the node does not have.
+struct DeviceList {
+  size_t visible = 0;
+  std::string_view missing;  // the first GPU the node does not have, if any
+  bool missing_by_uuid = false;
   uint64_t gpus_numbered = 0;  // the highest GPU number listed, plus one
 };
 
@@ -59,13 +59,11 @@ std::optional<uint64_t> device_number(std::string_view device) {
   return number;
 }
 
-/// CUDA reads the list up to its first device that does not exist. A value
-/// of numbers and UUIDs is judged; anything else (`''`, `-1`, `NoDevFiles`)
-/// hides the GPUs on purpose or is not a list, and is left alone.
-std::optional<MissingDevice> first_missing_device(std::string_view value, uint32_t gpus_per_node) {
-  std::optional<MissingDevice> missing;
-  uint64_t gpus_numbered = 0;
-  size_t visible = 0;
+/// A value of numbers and UUIDs is read; anything else (`''`, `-1`,
+/// `NoDevFiles`) hides the GPUs on purpose or is not a list: nullopt.
+std::optional<DeviceList> read_device_list(std::string_view value, uint32_t gpus_per_node) {
+  if (value.empty()) return std::nullopt;
+  DeviceList list;
   while (!value.empty()) {
     const size_t comma = value.find(',');
     std::string_view device = value.substr(0, comma);
@@ -73,19 +71,19 @@ std::optional<MissingDevice> first_missing_device(std::string_view value, uint32
       device.remove_prefix(1);
     }
     const std::optional<uint64_t> number = device_number(device);
-    if (number) gpus_numbered = std::max(gpus_numbered, *number + 1);
-    if (!missing) {
+    if (number) list.gpus_numbered = std::max(list.gpus_numbered, *number + 1);
+    if (list.missing.empty()) {
       if (!number && !is_uuid(device)) return std::nullopt;
       if (number && *number < gpus_per_node) {
-        ++visible;
+        ++list.visible;
       } else {
-        missing = MissingDevice{device, visible, !number};
+        list.missing = device;
+        list.missing_by_uuid = !number;
       }
     }
     value = comma == std::string_view::npos ? std::string_view{} : value.substr(comma + 1);
   }
-  if (missing) missing->gpus_numbered = gpus_numbered;
-  return missing;
+  return list;
 }
 
 std::string gpus(uint64_t n) { return std::to_string(n) + (n == 1 ? " GPU" : " GPUs"); }
@@ -120,8 +118,12 @@ bool matches_any_node(std::string_view list) {
 
 class DeviceCheck {
  public:
-  DeviceCheck(const slurm::Job& job, const Compute& compute, Diagnostics& diagnostics)
-      : compute_(compute), gpus_requested_(job.gpus.has_value()), diagnostics_(diagnostics) {}
+  DeviceCheck(const slurm::Job& job, const Compute& compute, bool counts_from_node,
+              Diagnostics& diagnostics)
+      : compute_(compute),
+        gpus_requested_(job.gpus.has_value()),
+        counts_from_node_(counts_from_node),
+        diagnostics_(diagnostics) {}
 
   void check_site(const slurm::Body& body, const slurm::Site& site) {
     const ast::Command& command = *site.command;
@@ -159,23 +161,44 @@ class DeviceCheck {
  private:
   void check_visible_devices(std::string_view value, Span at) {
     if (compute_.gpus_per_node == 0) return;
-    const std::optional<MissingDevice> missing =
-        first_missing_device(value, compute_.gpus_per_node);
-    if (!missing) return;
-    const std::string device(missing->device);
-    const std::string named = missing->by_uuid
+    const std::optional<DeviceList> list = read_device_list(value, compute_.gpus_per_node);
+    if (!list) return;
+    const std::string setting = std::string(kVisibleDevices) + "=" + std::string(value);
+    if (list->missing.empty()) {
+      check_part_of_node(*list, setting, at);
+      return;
+    }
+    const std::string device(list->missing);
+    const std::string named = list->missing_by_uuid
                                   ? "names a GPU of the cluster by its UUID (" + device +
                                         "), which no AI Runtime node has"
                                   : "names GPU " + device + ", but " + node_gpus(compute_);
-    const std::string seen = missing->visible_before == 0
+    const std::string seen = list->visible == 0
                                  ? "CUDA sees no GPU"
                                  : "CUDA stops at the first GPU that is missing, so the program "
                                    "sees " +
-                                       gpus(missing->visible_before) + " of the list";
+                                       gpus(list->visible) + " of the list";
     diagnostics_.push_back(
-        {Code::visible_devices_missing, at,
-         std::string(kVisibleDevices) + "=" + std::string(value) + " " + named + ": " + seen,
-         hint(*missing)});
+        {Code::visible_devices_missing, at, setting + " " + named + ": " + seen, hint(*list)});
+  }
+
+  /// `CUDA_VISIBLE_DEVICES=0,1,2,3` of a 4-GPU job on an 8-GPU shape: the
+  /// translation's launch counts are the node's ($LOCAL_WORLD_SIZE, which
+  /// Slurm's GPU counts become), so a launcher starts processes for GPUs
+  /// CUDA does not show.
+  void check_part_of_node(const DeviceList& list, const std::string& setting, Span at) {
+    const uint32_t n = compute_.gpus_per_node;
+    if (list.visible >= n || !counts_from_node_) return;
+    diagnostics_.push_back(
+        {Code::visible_devices_subset, at,
+         setting + " shows " + std::to_string(list.visible) + " of the " + std::to_string(n) +
+             " GPUs of a " + compute_.accelerator_type +
+             " node, but launch counts on AI Runtime are the node's ($LOCAL_WORLD_SIZE = " +
+             std::to_string(n) +
+             ", which Slurm's GPU counts become): a launcher started with them runs processes "
+             "that find no GPU of their own",
+         "drop the assignment to use the whole node, or give the launcher " +
+             std::to_string(list.visible) + " processes per node"});
   }
 
   /// A list that only excludes (`^docker0,lo`) or that some name of every
@@ -209,11 +232,11 @@ class DeviceCheck {
 
   /// A job that asked Slurm for no GPUs got them with the node; the shape
   /// was assumed, and one with as many GPUs may be what it needs.
-  [[nodiscard]] std::string hint(const MissingDevice& missing) const {
+  [[nodiscard]] std::string hint(const DeviceList& list) const {
     const uint32_t n = compute_.gpus_per_node;
-    if (!gpus_requested_ && missing.gpus_numbered > n) {
+    if (!gpus_requested_ && list.gpus_numbered > n) {
       return "the script asks Slurm for no GPUs, so " + compute_.accelerator_type +
-             " was assumed: if the job uses the " + gpus(missing.gpus_numbered) +
+             " was assumed: if the job uses the " + gpus(list.gpus_numbered) +
              " it lists, translate it with --accelerator-type GPU_8xH100; otherwise drop the "
              "assignment";
     }
@@ -225,16 +248,16 @@ class DeviceCheck {
 
   const Compute& compute_;
   bool gpus_requested_;
+  bool counts_from_node_;
   Diagnostics& diagnostics_;
 };
 
 }  // namespace
 
 void report_device_variables(const slurm::Body& body, const slurm::Job& job, const Compute& compute,
-                             std::span<const NamedValue> directive_exports,
-                             Diagnostics& diagnostics) {
-  DeviceCheck check(job, compute, diagnostics);
-  for (const NamedValue& item : directive_exports) {
+                             const DeviceContext& context, Diagnostics& diagnostics) {
+  DeviceCheck check(job, compute, context.counts_from_node, diagnostics);
+  for (const NamedValue& item : context.directive_exports) {
     if (is_watched(item.name)) check.check(item.name, item.value, item.from);
   }
   if (body.views.empty() || !may_set_watched(body.views[0].text)) return;

@@ -19,15 +19,22 @@
 
 namespace s2a::air {
 
+struct DeviceContext {
+  std::span<const NamedValue> directive_exports;  // --export items
+  // The translated command starts processes per GPU of the node
+  // ($LOCAL_WORLD_SIZE, which Slurm's GPU counts become).
+  bool counts_from_node = false;
+};
+
 /// Reports each literal value of such a variable, where it is set: an
 /// assignment or command prefix, an `export`/`declare`/`env` word, or an
-/// --export item in `directive_exports`. CUDA_VISIBLE_DEVICES is reported
-/// when it names a GPU a node of `compute` does not have (a value that hides
-/// every GPU on purpose, `''` or `-1`, is not); an interface list when it
-/// selects rather than only excludes (`^docker0,lo`). Values computed when
-/// the job runs are not judged.
+/// --export item. CUDA_VISIBLE_DEVICES is reported when it names a GPU a
+/// node of `compute` does not have (a value that hides every GPU on purpose,
+/// `''` or `-1`, is not), or shows fewer GPUs than the node has while the
+/// launch counts are the node's; an interface list when it selects rather
+/// than only excludes (`^docker0,lo`). Values computed when the job runs are
+/// not judged.
 void report_device_variables(const slurm::Body& body, const slurm::Job& job, const Compute& compute,
-                             std::span<const NamedValue> directive_exports,
-                             Diagnostics& diagnostics);
+                             const DeviceContext& context, Diagnostics& diagnostics);
 
 }  // namespace s2a::air

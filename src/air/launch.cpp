@@ -308,6 +308,17 @@ std::string slurm_task_exports() {
          "SLURM_NTASKS_PER_NODE=\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\";";
 }
 
+bool counts_from_node(std::string_view command) {
+  // In the task shim's exports $LOCAL_WORLD_SIZE is torchrun's own count.
+  constexpr std::string_view kShimUse = "SLURM_NTASKS_PER_NODE=\"$";
+  constexpr std::string_view kName = "LOCAL_WORLD_SIZE";
+  for (size_t at = command.find(kName); at != std::string_view::npos;
+       at = command.find(kName, at + kName.size())) {
+    if (!command.substr(0, at).ends_with(kShimUse)) return true;
+  }
+  return false;
+}
+
 std::string slurm_task_shim() {
   return "bash -c '" + slurm_task_exports() + " exec \"$@\"' slurm-task ";
 }

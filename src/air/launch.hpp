@@ -109,6 +109,9 @@ class ValueReader {
 /// Shell text that sets the SLURM_* task variables from torchrun's per-worker
 /// variables; `bash -c '<shim> exec "$@"' slurm-task PROGRAM...`.
 [[nodiscard]] std::string slurm_task_exports();
+/// Whether a translated command starts processes per GPU of the node: it
+/// reads $LOCAL_WORLD_SIZE other than in slurm_task_exports().
+[[nodiscard]] bool counts_from_node(std::string_view command);
 [[nodiscard]] std::string slurm_task_shim();
 
 /// Variables the shim sets inside each worker.

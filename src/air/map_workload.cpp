@@ -8,6 +8,7 @@
 #include "air/device_variables.hpp"
 #include "air/inherited_variables.hpp"
 #include "air/keyword_list.hpp"
+#include "air/launch.hpp"
 #include "air/script_arguments.hpp"
 #include "air/variables.hpp"
 
@@ -613,7 +614,8 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   report_script_arguments(body, diagnostics);
   report_script_path(body, diagnostics);
   report_inherited_variables(body, job, diagnostics);
-  report_device_variables(body, job, workload.compute, exports.env_variables, diagnostics);
+  report_device_variables(body, job, workload.compute,
+                          {exports.env_variables, counts_from_node(command.command)}, diagnostics);
   for (std::string& d : command.dependencies) {
     if (std::find(workload.environment.dependencies.begin(),
                   workload.environment.dependencies.end(),
