@@ -18,6 +18,25 @@ VariableRule unmapped(std::string reason, std::string hint) {
   return {VariableAction::report, "", true, std::move(reason), std::move(hint)};
 }
 
+/// The CPUs the job had on its node: all of them with a plain --exclusive, as
+/// on AI Runtime; else what it asked for, which Slurm may have rounded up.
+VariableRule cpus_on_node_rule(const slurm::Job& job, uint64_t tasks_per_node) {
+  if (job.exclusive && job.exclusive->value.empty()) {
+    return {VariableAction::literal, "$(nproc)", true,
+            "the job had the whole node, as it has on AI Runtime", ""};
+  }
+  constexpr uint64_t kMaxCount = 1'000'000;  // far beyond any node; guards the product
+  if (job.cpus_per_task && job.cpus_per_task->value <= kMaxCount && tasks_per_node <= kMaxCount) {
+    return {VariableAction::literal, std::to_string(job.cpus_per_task->value * tasks_per_node),
+            false,
+            "the CPUs the job asked for on each node (--cpus-per-task times tasks per node); "
+            "Slurm may have given more",
+            "AI Runtime nodes have a fixed CPU count, all the job's: $(nproc) tells it"};
+  }
+  return unmapped("has no AI Runtime equivalent: the script asks for no CPU count",
+                  "use $(nproc) for the CPUs of the node, all the job's on AI Runtime");
+}
+
 /// The array variables the preamble exports.
 bool is_array_preamble_variable(std::string_view name) {
   return name == "SLURM_ARRAY_TASK_ID" || name == "SLURM_ARRAY_TASK_COUNT" ||
@@ -377,6 +396,7 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
             "the value --cpus-per-task requested",
             "AI Runtime nodes have a fixed CPU count; `nproc` tells it on the node"};
   }
+  if (name == "SLURM_CPUS_ON_NODE") return cpus_on_node_rule(job, tasks_per_node);
   // Alliance (Compute Canada) clusters' per-job directory on the node's local
   // disk, made by their prolog. The node's own temporary directory always exists.
   if (name == "SLURM_TMPDIR") {

@@ -517,6 +517,20 @@ TEST(LaunchCommand, SiteTemporaryDirectoryBecomesTheNodesOwn) {
   EXPECT_TRUE(has_code(t, Code::slurm_variable_approximated));
 }
 
+TEST(LaunchCommand, TheNodesCpusAreWhatTheJobAskedFor) {
+  const std::string body = "export OMP_NUM_THREADS=$SLURM_CPUS_ON_NODE\npython t.py\n";
+  const Translation asked =
+      run(script("#SBATCH --gpus-per-node=h100:8 --ntasks-per-node=2 --cpus-per-task=12\n", body));
+  EXPECT_EQ(body_of(asked), "export OMP_NUM_THREADS=24\npython t.py\n");
+  EXPECT_TRUE(has_code(asked, Code::slurm_variable_approximated));
+  // A whole node under Slurm is a whole node on AI Runtime.
+  const Translation whole = run(script("#SBATCH --gpus-per-node=h100:8 --exclusive\n", body));
+  EXPECT_EQ(body_of(whole), "export OMP_NUM_THREADS=$(nproc)\npython t.py\n");
+  const Translation unknown = run(script("#SBATCH --gpus-per-node=h100:8\n", body));
+  EXPECT_EQ(body_of(unknown), body);
+  EXPECT_TRUE(has_code(unknown, Code::slurm_variable_unmapped));
+}
+
 TEST(LaunchDiagnostics, DroppedSrunOptionsAreQuotedAsWritten) {
   const Translation t =
       run(script(k2x8, "srun --output=${OUT}/%j.out -e \"$OUT/err\" --label python t.py\n"));
