@@ -552,6 +552,41 @@ class CommandMapper final : public CommandEditor {
     }
   }
 
+  /// The options of the torchrun call in `written` (`"torchrun --nnodes 2
+  /// ..."`, also `python -m torch.distributed.run`), or nullopt.
+  static std::optional<std::vector<std::string>> torchrun_call_options(std::string_view written) {
+    // Most values start with no launcher: decided on the first bytes, no copy.
+    const size_t start = written.find_first_not_of("\"' \t\n\\");
+    if (start == std::string_view::npos ||
+        (written[start] != 't' && written[start] != 'p' && written[start] != '/')) {
+      return std::nullopt;
+    }
+    std::string text = unquoted(written);
+    for (size_t at = text.find("\\\n"); at != std::string::npos; at = text.find("\\\n", at)) {
+      text.replace(at, 2, " ");
+    }
+    std::vector<std::string> fields = slurm::split_fields(text);
+    const size_t options = torchrun_options_start(fields);
+    if (options == 0) return std::nullopt;
+    fields.erase(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(options));
+    return fields;
+  }
+
+  /// Where the options start in `torchrun ...`, `python [-u] -m
+  /// torch.distributed.run ...`; 0 when the fields start no torchrun.
+  static size_t torchrun_options_start(const std::vector<std::string>& fields) {
+    if (fields.empty()) return 0;
+    const std::string_view program = fields[0].substr(fields[0].rfind('/') + 1);
+    if (program == "torchrun"sv) return 1;
+    if (!program.starts_with("python"sv)) return 0;
+    for (size_t i = 1; i + 1 < fields.size() && fields[i].starts_with('-'); ++i) {
+      if (fields[i] != "-m"sv) continue;
+      const std::string& module = fields[i + 1];
+      return module == "torch.distributed.run" || module == "torch.distributed.launch" ? i + 2 : 0;
+    }
+    return 0;
+  }
+
   /// `"text"` or `'text'` without its quotes.
   static std::string unquoted(std::string_view text) {
     if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') &&
@@ -567,6 +602,7 @@ class CommandMapper final : public CommandEditor {
     std::string value;  // as written ("" for a flag)
     std::string variable;
     Span assignment;
+    bool missing = false;  // not given, and a multi-node run needs it
   };
 
   /// The options the launcher's `$NAME` / `${NAME[@]}` words bring in.
@@ -632,6 +668,9 @@ class CommandMapper final : public CommandEditor {
       return {};
     }
     if (!is_variable_name(name)) return {};
+    // `$SLURM_PROCID` (one task per node) is renamed on the line: judge the name it becomes.
+    const VariableRule rule = rule_for(name, job_, compute_, experiment_name_);
+    if (rule.action == VariableAction::rename && rule.exact) name = rule.replacement;
     if (name == "MASTER_PORT") return {Meaning::port, std::nullopt};
     if (name == "MASTER_ADDR") return {Meaning::node0_address, std::nullopt};
     ast::WordPart param;
@@ -680,8 +719,10 @@ class CommandMapper final : public CommandEditor {
       if (problem.empty()) continue;
       std::string& text = problems[option.variable];
       if (!text.empty()) text += "; ";
-      text += "--" + option.name + (option.value.empty() ? "" : " " + option.value) +
-              " should be " + problem;
+      text += "--" + option.name +
+              (option.missing ? " is missing: it should be "
+                              : (option.value.empty() ? "" : " " + option.value) + " should be ") +
+              problem;
       assignment[option.variable] = option.assignment;
     }
     for (const auto& [variable, text] : problems) {
@@ -696,6 +737,82 @@ class CommandMapper final : public CommandEditor {
   static bool held(const std::vector<HeldOption>& options, std::string_view name) {
     return std::any_of(options.begin(), options.end(),
                        [&](const HeldOption& o) { return o.name == name; });
+  }
+
+  /// `$LAUNCHER train.py`, `srun $LAUNCHER train.py` with LAUNCHER set to a
+  /// torchrun call: the launcher is not on the line and is passed on as
+  /// written; its options (the variable's, then the line's) are checked like
+  /// options kept in a variable (S2A4020), and so are the ones a multi-node
+  /// run cannot do without.
+  void report_launcher_in_variable(const Site& site) {
+    if (site.launcher.kind != Launcher::none) return;
+    const auto& words = site.command->words;
+    const size_t program = site.srun ? site.srun_operand : 0;
+    if (program >= words.size()) return;
+    const ast::WordPart* param = whole_word_expansion(words[program]);
+    if (param == nullptr) return;
+    // Set once before this line, as a literal the batch shell expands once.
+    const auto index = static_cast<size_t>(&site - body_.sites.data());
+    const std::optional<ast::Word> value = batch_assignments_.sole(param->text, index);
+    if (!value) return;
+    const std::optional<std::vector<std::string>> fields =
+        torchrun_call_options(source(0, value->span));
+    if (!fields) return;
+    const Span assignment = value->span;
+    std::vector<HeldOption> held = options_of_fields(*fields, param->text, assignment);
+    std::vector<std::string> line;
+    for (size_t i = program + 1; i < words.size(); ++i) {
+      line.emplace_back(unquoted(source(site.view, words[i].span)));
+    }
+    for (HeldOption& option : options_of_fields(line, param->text, assignment)) {
+      held.push_back(std::move(option));
+    }
+    if (compute_.nodes > 1 && !held_any(held, {"standalone", "rdzv_endpoint"})) {
+      for (const char* needed : {"nnodes", "node_rank", "master_addr", "master_port"}) {
+        if (!held_any(held, {needed})) {
+          held.push_back({needed, "", param->text, assignment, true});
+        }
+      }
+    } else if (compute_.nodes > 1 && !held_any(held, {"nnodes"})) {
+      held.push_back({"nnodes", "", param->text, assignment, true});
+    }
+    report_held_options(site, held);
+  }
+
+  static bool held_any(const std::vector<HeldOption>& options,
+                       std::initializer_list<std::string_view> names) {
+    return std::any_of(names.begin(), names.end(),
+                       [&](std::string_view name) { return held(options, name); });
+  }
+
+  /// `--nnodes 2 --node_rank=$R` as held options of `variable`.
+  static std::vector<HeldOption> options_of_fields(const std::vector<std::string>& fields,
+                                                   const std::string& variable, Span assignment) {
+    std::vector<HeldOption> out;
+    for (size_t f = 0; f < fields.size(); ++f) {
+      const std::string& field = fields[f];
+      if (!field.starts_with('-')) break;  // the training script
+      const size_t dashes = field.starts_with("--") ? 2 : 1;
+      const size_t eq = field.find('=');
+      std::string name =
+          field.substr(dashes, eq == std::string::npos ? std::string::npos : eq - dashes);
+      std::replace(name.begin(), name.end(), '-', '_');
+      std::string value;
+      if (eq != std::string::npos) {
+        value = field.substr(eq + 1);
+      } else if (f + 1 < fields.size() && !fields[f + 1].starts_with('-') &&
+                 !is_torchrun_flag(name)) {
+        value = fields[++f];
+      }
+      out.push_back({name, value, variable, assignment});
+    }
+    return out;
+  }
+
+  /// torchrun options that take no value.
+  static bool is_torchrun_flag(std::string_view name) {
+    return name == "standalone" || name == "no_python" || name == "module" || name == "m" ||
+           name == "use_env";
   }
 
   // --- process counts written as script variables ------------------------------
@@ -862,6 +979,7 @@ class CommandMapper final : public CommandEditor {
       case Launcher::python:
         break;
     }
+    report_launcher_in_variable(site);
     rewrite_variables(site);
     check_runs_on_every_node(site);
   }
@@ -2014,6 +2132,7 @@ class CommandMapper final : public CommandEditor {
   bool side_by_side_reported_ = false;                // S2A4019 is given once per script
   ShellVariables variables_;                          // the batch script's simple assignments
   AssignmentIndex<OptionVariable> option_variables_;  // those holding launcher options
+  slurm::BatchAssignments batch_assignments_{body_};  // for launchers kept in a variable
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables
   std::vector<Span> portable_counts_;        // literal counts now $LOCAL_WORLD_SIZE/$WORLD_SIZE

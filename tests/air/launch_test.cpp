@@ -531,6 +531,31 @@ TEST(LaunchCommand, TheNodesCpusAreWhatTheJobAskedFor) {
   EXPECT_TRUE(has_code(unknown, Code::slurm_variable_unmapped));
 }
 
+// `srun $LAUNCHER train.py`: the launcher is in the variable, not on the line.
+TEST(LaunchDiagnostics, ALauncherKeptInAVariableHasItsOptionsChecked) {
+  const Translation t = run(script(
+      k2x8,
+      "LAUNCHER=\"torchrun --nnodes 2 --nproc_per_node 8 --rdzv_endpoint localhost:29500\"\n"
+      "srun $LAUNCHER train.py\n"
+      "export L2=\"python -u -m torch.distributed.run --nproc_per_node 8\"\n"
+      "srun $L2 --nnodes=2 train.py\n"
+      "export L3=\"python -m torch.distributed.launch --nnodes $SLURM_NNODES --nproc_per_node 8 "
+      "--master_addr $MASTER_ADDR --master_port $MASTER_PORT\"\n"
+      "srun bash -c '$L3 --node_rank $SLURM_PROCID train.py'\n"));
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::launcher_options_in_variable) messages.push_back(d.message);
+  }
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0],
+            "launcher options in $LAUNCHER (line 3) are not rewritten, and do not fit AI Runtime: "
+            "--rdzv_endpoint localhost:29500 should be \"$MASTER_ADDR:$MASTER_PORT\"");
+  EXPECT_EQ(messages[1],
+            "launcher options in $L2 (line 5) are not rewritten, and do not fit AI Runtime: "
+            "--node_rank is missing: it should be \"$NODE_RANK\"; --master_addr is missing: it "
+            "should be \"$MASTER_ADDR\"; --master_port is missing: it should be \"$MASTER_PORT\"");
+}
+
 TEST(LaunchDiagnostics, DroppedSrunOptionsAreQuotedAsWritten) {
   const Translation t =
       run(script(k2x8, "srun --output=${OUT}/%j.out -e \"$OUT/err\" --label python t.py\n"));
