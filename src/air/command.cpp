@@ -576,7 +576,7 @@ class CommandMapper final : public CommandEditor {
   /// torch.distributed.run ...`; 0 when the fields start no torchrun.
   static size_t torchrun_options_start(const std::vector<std::string>& fields) {
     if (fields.empty()) return 0;
-    const std::string_view program = fields[0].substr(fields[0].rfind('/') + 1);
+    const std::string_view program = std::string_view(fields[0]).substr(fields[0].rfind('/') + 1);
     if (program == "torchrun"sv) return 1;
     if (!program.starts_with("python"sv)) return 0;
     for (size_t i = 1; i + 1 < fields.size() && fields[i].starts_with('-'); ++i) {
