@@ -249,10 +249,7 @@ class CommandMapper final : public CommandEditor {
  private:
   // --- edits and reports ----------------------------------------------------
 
-  Span file_span(uint32_t view, Span span) const override {
-    const slurm::TextView& v = body_.views[view];
-    return v.exact ? span : v.fallback;
-  }
+  Span file_span(uint32_t view, Span span) const override { return body_.file_span(view, span); }
 
   /// Records an edit and its reason. Edits never overlap in effect
   /// (apply_edits keeps the first by position), so the log must not show one
@@ -615,21 +612,9 @@ class CommandMapper final : public CommandEditor {
       if (param == nullptr) continue;
       const OptionVariable* held = option_variables_.last_before(param->text, word.span.begin);
       if (held == nullptr) continue;
-      for (size_t f = 0; f < held->fields.size(); ++f) {
-        const std::string& field = held->fields[f];
-        if (!field.starts_with('-')) continue;
-        const size_t dashes = field.starts_with("--") ? 2 : 1;
-        const size_t eq = field.find('=');
-        std::string name =
-            field.substr(dashes, eq == std::string::npos ? std::string::npos : eq - dashes);
-        std::replace(name.begin(), name.end(), '-', '_');
-        std::string value;
-        if (eq != std::string::npos) {
-          value = field.substr(eq + 1);
-        } else if (f + 1 < held->fields.size() && !held->fields[f + 1].starts_with('-')) {
-          value = held->fields[++f];
-        }
-        out.push_back({name, value, param->text, held->span});
+      for (HeldOption& option :
+           options_of_fields(held->fields, param->text, held->span, Operands::skip)) {
+        out.push_back(std::move(option));
       }
     }
     return out;
@@ -759,12 +744,13 @@ class CommandMapper final : public CommandEditor {
         torchrun_call_options(source(0, value->span));
     if (!fields) return;
     const Span assignment = value->span;
-    std::vector<HeldOption> held = options_of_fields(*fields, param->text, assignment);
+    std::vector<HeldOption> held =
+        options_of_fields(*fields, param->text, assignment, Operands::end);
     std::vector<std::string> line;
     for (size_t i = program + 1; i < words.size(); ++i) {
       line.emplace_back(unquoted(source(site.view, words[i].span)));
     }
-    for (HeldOption& option : options_of_fields(line, param->text, assignment)) {
+    for (HeldOption& option : options_of_fields(line, param->text, assignment, Operands::end)) {
       held.push_back(std::move(option));
     }
     if (compute_.nodes > 1 && !held_any(held, {"standalone", "rdzv_endpoint"})) {
@@ -785,13 +771,21 @@ class CommandMapper final : public CommandEditor {
                        [&](std::string_view name) { return held(options, name); });
   }
 
+  /// What a field that is no option is: a word to pass over (a variable of
+  /// options), or where the options end (a launcher's training script).
+  enum class Operands : uint8_t { skip, end };
+
   /// `--nnodes 2 --node_rank=$R` as held options of `variable`.
   static std::vector<HeldOption> options_of_fields(const std::vector<std::string>& fields,
-                                                   const std::string& variable, Span assignment) {
+                                                   const std::string& variable, Span assignment,
+                                                   Operands operands) {
     std::vector<HeldOption> out;
     for (size_t f = 0; f < fields.size(); ++f) {
       const std::string& field = fields[f];
-      if (!field.starts_with('-')) break;  // the training script
+      if (!field.starts_with('-')) {
+        if (operands == Operands::end) break;
+        continue;
+      }
       const size_t dashes = field.starts_with("--") ? 2 : 1;
       const size_t eq = field.find('=');
       std::string name =

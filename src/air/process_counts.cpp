@@ -194,10 +194,8 @@ class LauncherLines {
           s.launcher.first_argument >= s.command->words.size()) {
         continue;
       }
-      const slurm::TextView& view = body.views[s.view];
-      spans.push_back(view.exact ? Span{s.command->words[s.launcher.first_argument].span.begin,
-                                        s.command->span.end}
-                                 : view.fallback);
+      spans.push_back(body.file_span(
+          s, Span{s.command->words[s.launcher.first_argument].span.begin, s.command->span.end}));
     }
     std::sort(spans.begin(), spans.end(), [](Span a, Span b) { return a.begin < b.begin; });
     for (const Span span : spans) {

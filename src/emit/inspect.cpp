@@ -35,8 +35,8 @@ void write_job(JsonWriter& json, const Translation& t) {
   job.gpu_type().empty() ? json.null() : json.value(job.gpu_type());
   json.field("gpus_total", job.total_gpus());
   json.key("gpus_per_task");
-  job.gpus && job.gpus->scope == slurm::GpuScope::per_task ? json.value(job.gpus->count)
-                                                           : json.null();
+  job.gpus&& job.gpus->scope == slurm::GpuScope::per_task ? json.value(job.gpus->count)
+                                                          : json.null();
   json.key("time_limit_minutes");
   job.time && !job.time->value.unlimited ? json.value(job.time->value.minutes) : json.null();
   json.field("time_unlimited", job.time ? job.time->value.unlimited : false);
@@ -73,8 +73,8 @@ void write_directives(JsonWriter& json, const Translation& t) {
     json.field("col", at.col);
     json.field("option", option.name());
     json.field("spelling", option.spelling);
-    json.field("value", option.value ? std::optional<std::string>(redact(t, *option.value))
-                                     : std::nullopt);
+    json.field("value",
+               option.value ? std::optional<std::string>(redact(t, *option.value)) : std::nullopt);
     json.field("component", option.component);
     json.field("overridden", option.overridden);
     json.field("status", status_name(outcome.status));
@@ -88,8 +88,7 @@ void write_steps(JsonWriter& json, const Translation& t) {
   for (const slurm::Site& site : t.body.sites) {
     const bool is_step = site.program == "srun" || site.launcher.kind != slurm::Launcher::none;
     if (!is_step) continue;
-    const Span span = t.body.views[site.view].exact ? site.command->span
-                                                    : t.body.views[site.view].fallback;
+    const Span span = t.body.file_span(site, site.command->span);
     const LineCol at = t.file->line_col(span.begin);
     json.begin_object();
     json.field("line", at.line);
@@ -127,9 +126,11 @@ std::string render_inspect_json(const Translation& t) {
   json.begin_object();
   json.field("schema", "slurm2air.inspect/1");
   json.field("file", t.file->name());
-  json.field("accepted_by_sbatch", !t.scan.fatal && !std::any_of(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) {
-               return d.code == Code::invalid_option_value;
-             }));
+  json.field("accepted_by_sbatch",
+             !t.scan.fatal &&
+                 !std::any_of(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) {
+                   return d.code == Code::invalid_option_value;
+                 }));
   write_job(json, t);
   write_directives(json, t);
   write_steps(json, t);

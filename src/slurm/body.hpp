@@ -103,9 +103,11 @@ struct Body {
 
   /// Where to point a diagnostic about `span` of the site's view: the span
   /// itself in the file, or the view's fallback for a rebuilt script.
+  [[nodiscard]] Span file_span(uint32_t view, Span span) const {
+    return views[view].exact ? span : views[view].fallback;
+  }
   [[nodiscard]] Span file_span(const Site& site, Span span) const {
-    const TextView& view = views[site.view];
-    return view.exact ? span : view.fallback;
+    return file_span(site.view, span);
   }
 
   [[nodiscard]] std::span<const size_t> container_options_of(const Site& site) const {
