@@ -35,8 +35,8 @@ void write_job(JsonWriter& json, const Translation& t) {
   job.gpu_type().empty() ? json.null() : json.value(job.gpu_type());
   json.field("gpus_total", job.total_gpus());
   json.key("gpus_per_task");
-  job.gpus&& job.gpus->scope == slurm::GpuScope::per_task ? json.value(job.gpus->count)
-                                                          : json.null();
+  job.gpus && job.gpus->scope == slurm::GpuScope::per_task ? json.value(job.gpus->count)
+                                                           : json.null();
   json.key("time_limit_minutes");
   job.time && !job.time->value.unlimited ? json.value(job.time->value.minutes) : json.null();
   json.field("time_unlimited", job.time ? job.time->value.unlimited : false);
@@ -73,8 +73,8 @@ void write_directives(JsonWriter& json, const Translation& t) {
     json.field("col", at.col);
     json.field("option", option.name());
     json.field("spelling", option.spelling);
-    json.field("value",
-               option.value ? std::optional<std::string>(redact(t, *option.value)) : std::nullopt);
+    json.field("value", option.value ? std::optional<std::string>(redact(t, *option.value))
+                                     : std::nullopt);
     json.field("component", option.component);
     json.field("overridden", option.overridden);
     json.field("status", status_name(outcome.status));
@@ -126,11 +126,9 @@ std::string render_inspect_json(const Translation& t) {
   json.begin_object();
   json.field("schema", "slurm2air.inspect/1");
   json.field("file", t.file->name());
-  json.field("accepted_by_sbatch",
-             !t.scan.fatal &&
-                 !std::any_of(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) {
-                   return d.code == Code::invalid_option_value;
-                 }));
+  json.field("accepted_by_sbatch", !t.scan.fatal && !std::any_of(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) {
+               return d.code == Code::invalid_option_value;
+             }));
   write_job(json, t);
   write_directives(json, t);
   write_steps(json, t);
