@@ -92,39 +92,59 @@ std::string_view trim_continuations(std::string_view text) {
   }
 }
 
+struct IndentedLine {
+  std::string_view text;
+  size_t indent = 0;  // leading blanks
+  bool blank = true;  // only blanks and carriage returns
+};
+
+IndentedLine indented_line_at(std::string_view text, size_t start) {
+  size_t end = text.find('\n', start);
+  if (end == std::string_view::npos) end = text.size();
+  IndentedLine line{text.substr(start, end - start)};
+  const std::string_view t = line.text;
+  while (line.indent < t.size() && (t[line.indent] == ' ' || t[line.indent] == '\t')) {
+    ++line.indent;
+  }
+  for (size_t i = line.indent; i < t.size() && line.blank; ++i) {
+    line.blank = t[i] == ' ' || t[i] == '\t' || t[i] == '\r';
+  }
+  return line;
+}
+
 /// Removes the indentation shared by all non-blank lines and the blank lines
 /// around the text: a `bash -c '...'` script is usually indented inside quotes.
-/// It runs on the whole command: one pass finds the lines, one copies them.
+/// It runs on the whole command: one pass measures the lines; a command with no
+/// shared indentation is then copied whole, any other line by line.
 std::string dedent(std::string_view text) {
-  struct Line {
-    std::string_view text;
-    bool blank = false;  // only blanks and carriage returns
-    size_t indent = 0;   // leading blanks
-  };
-  std::vector<Line> lines;
   size_t indent = std::string_view::npos;  // shared by the non-blank lines
+  size_t first = std::string_view::npos;   // where the first non-blank line starts
+  size_t last_end = 0;                     // where the last non-blank line ends
+  bool blanks_to_drop = false;  // a blank line after the first holds blanks (it is written empty)
   for (size_t start = 0; start <= text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    Line line{text.substr(start, end - start)};
-    while (line.indent < line.text.size() &&
-           (line.text[line.indent] == ' ' || line.text[line.indent] == '\t')) {
-      ++line.indent;
+    const IndentedLine line = indented_line_at(text, start);
+    if (!line.blank) {
+      indent = std::min(indent, line.indent);
+      if (first == std::string_view::npos) first = start;
+      last_end = start + line.text.size();
+    } else if (first != std::string_view::npos && !line.text.empty()) {
+      blanks_to_drop = true;
     }
-    line.blank = line.text.find_first_not_of(" \t\r", line.indent) == std::string_view::npos;
-    if (!line.blank) indent = std::min(indent, line.indent);
-    lines.push_back(line);
-    start = end + 1;
+    start += line.text.size() + 1;
   }
-  size_t first = 0;
-  size_t last = lines.size();
-  while (first < last && lines[first].blank) ++first;
-  while (last > first && lines[last - 1].blank) --last;
   std::string out;
-  out.reserve(text.size() + 1);
-  for (size_t i = first; i < last; ++i) {
-    if (!lines[i].blank) out.append(lines[i].text.substr(std::min(indent, lines[i].text.size())));
+  if (first == std::string_view::npos) return out;
+  out.reserve(last_end - first + 1);
+  if (indent == 0 && !blanks_to_drop) {  // the usual command: copied whole
+    out.append(text.substr(first, last_end - first));
     out.push_back('\n');
+    return out;
+  }
+  for (size_t start = first; start <= last_end;) {
+    const IndentedLine line = indented_line_at(text, start);
+    if (!line.blank) out.append(line.text.substr(indent));
+    out.push_back('\n');
+    start += line.text.size() + 1;
   }
   return out;
 }

@@ -197,11 +197,15 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 /// The Slurm name `name` misspells (one or two letters off; the closest),
-/// else empty.
+/// else empty. A name whose length differs by as much as the best distance so
+/// far cannot be closer, and is not compared.
 std::string_view misspelled_slurm_name(std::string_view name) {
   std::string_view closest;
   size_t best = 3;
   for (std::string_view known : kSlurmSet) {
+    const size_t length_gap =
+        name.size() > known.size() ? name.size() - known.size() : known.size() - name.size();
+    if (length_gap >= best) continue;
     const size_t distance = edit_distance(name, known);
     if (distance < best) {
       best = distance;

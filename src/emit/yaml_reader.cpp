@@ -139,8 +139,7 @@ class Reader {
       }
       if (line.indent < indent) break;
       if (first && line.indent != indent) return false;
-      if (line.text.empty()) return false;                 // whitespace-only line
-      if (!is_literal_block_text(line.raw)) return false;  // control bytes: yaml-cpp decides
+      if (line.text.empty()) return false;  // whitespace-only line
       value.append(first ? 0 : trailing_empty + 1, '\n');
       trailing_empty = 0;
       value += line.raw.substr(indent);
@@ -169,9 +168,7 @@ class Reader {
     map.kind = YamlDoc::Kind::map;
     while (i_ < lines_.size()) {
       const Line& line = lines_[i_];
-      // Safe UTF-8 in plain scalars and comments, a tab in a comment; never
-      // a byte another YAML reader could take as a line break.
-      if (line.raw.empty() || !is_literal_block_text(line.raw)) return false;
+      if (line.raw.empty()) return false;
       if (line.text.starts_with('#')) {  // a comment line (the array submission block)
         ++i_;
         continue;
@@ -214,6 +211,10 @@ class Reader {
 
 std::optional<YamlDoc> read_simple_yaml(std::string_view text) {
   if (text.empty() || text.back() != '\n') return std::nullopt;
+  // Every line, checked at once: safe UTF-8 in scalars, literal blocks and
+  // comments, a tab in a comment; never a control byte or a character another
+  // YAML reader could take as a line break. Anything else is yaml-cpp's.
+  if (!is_literal_block_text(text)) return std::nullopt;
   text.remove_suffix(1);
   return Reader(text).document();
 }

@@ -966,12 +966,13 @@ void Parser::add_literal(std::vector<ast::WordPart>& parts, const char* from, co
     parts.back().inner.end = offset(to);
     return;
   }
-  ast::WordPart part;
+  // Built in place: most words are one literal, and a temporary WordPart
+  // would be constructed, moved and destroyed for each.
+  ast::WordPart& part = parts.emplace_back();
   part.kind = ast::PartKind::literal;
   part.span = span(from, to);
   part.inner = part.span;
   part.text = text;
-  parts.push_back(std::move(part));
 }
 
 void Parser::parse_parts(Context context, std::vector<ast::WordPart>& parts) {
@@ -1094,13 +1095,12 @@ void Parser::parse_dollar(Context context, std::vector<ast::WordPart>& parts) {
     }
     const char* it = next;
     if (grammar::match_name(it, end_) || grammar::match_special_param(it, end_)) {
-      ast::WordPart part;
+      ast::WordPart& part = parts.emplace_back();  // in place, as in add_literal
       part.kind = ast::PartKind::param;
       part.text.assign(next, it);
       part.span = span(start, it);
       part.inner = span(next, it);
       p_ = it;
-      parts.push_back(std::move(part));
       return;
     }
   }
