@@ -40,27 +40,86 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
-/// `$NAME`, `${NAME}`, `"$NAME"`: a copy of another variable, not a secret.
-bool is_reference_text(std::string_view value) {
-  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
-    value = value.substr(1, value.size() - 2);
+size_t closing(std::string_view text, size_t open, char open_char, char close_char) {
+  size_t depth = 0;
+  for (size_t i = open; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+    } else if (text[i] == open_char) {
+      ++depth;
+    } else if (text[i] == close_char && --depth == 0) {
+      return i;
+    }
   }
-  if (value.empty() || value.front() != '$') return false;
-  value.remove_prefix(1);
-  if (value.size() >= 2 && value.front() == '{' && value.back() == '}') {
-    value = value.substr(1, value.size() - 2);
+  return text.size();
+}
+
+bool is_special_parameter(char c) {
+  return std::string_view("@*#?$!-0123456789").find(c) != std::string_view::npos;
+}
+
+/// The characters a shell word writes out itself, as opposed to expanding:
+/// nothing for `$3`, `"${KEY}"`, `$(cat ~/.token)` or `` `pass show hf` ``;
+/// the text for `"Bearer $T"` and the default for `${HF_TOKEN:-hf_...}`.
+/// Quotes are dropped, escapes resolved. Only a credential written in the
+/// script is moved to a secret: a value taken from an argument, another
+/// variable or a command is not one.
+std::string written_characters(std::string_view word) {
+  std::string out;
+  for (size_t i = 0; i < word.size(); ++i) {
+    const char c = word[i];
+    if (c == '\\' && i + 1 < word.size()) {
+      out += word[++i];
+    } else if (c == '\'') {
+      const size_t close = std::min(word.find('\'', i + 1), word.size());
+      out += word.substr(i + 1, close - i - 1);
+      i = close;
+    } else if (c == '`') {
+      i = std::min(word.find('`', i + 1), word.size());
+    } else if (c == '"') {
+      continue;
+    } else if (c != '$' || i + 1 == word.size()) {
+      out += c;
+    } else if (word[i + 1] == '(') {
+      i = closing(word, i + 1, '(', ')');
+    } else if (word[i + 1] == '{') {
+      const size_t close = closing(word, i + 1, '{', '}');
+      std::string_view inside = word.substr(i + 2, close - i - 2);
+      size_t name_end = 0;
+      while (name_end < inside.size() && (is_variable_name_char(inside[name_end]) ||
+                                          (name_end == 0 && is_special_parameter(inside[0])))) {
+        ++name_end;
+      }
+      // ${NAME:-text} ${NAME-text} ${NAME:=text} ${NAME:+text}: the text is written.
+      inside.remove_prefix(name_end);
+      if (inside.starts_with(':')) inside.remove_prefix(1);
+      if (!inside.empty() && (inside[0] == '-' || inside[0] == '=' || inside[0] == '+')) {
+        out += written_characters(inside.substr(1));
+      }
+      i = close;
+    } else if (is_variable_name_char(word[i + 1]) && !std::isdigit(static_cast<unsigned char>(word[i + 1]))) {
+      ++i;
+      while (i + 1 < word.size() && is_variable_name_char(word[i + 1])) ++i;
+    } else if (is_special_parameter(word[i + 1])) {
+      ++i;  // $1 is one digit: `$12` is $1 then "2"
+    } else {
+      out += c;
+    }
   }
-  return is_variable_name(value);
+  return out;
 }
 
 /// An assignment `name=written` (literal value `literal`, when it has one)
-/// holds a credential: a secret name with a value that could be one and is
-/// not a copy of another variable, or a value shaped like a token.
+/// holds a credential written in the script: a secret name whose written
+/// characters could be one, or written characters shaped like a token.
 bool holds_credential(std::string_view name, std::string_view written,
                       std::optional<std::string_view> literal) {
-  if (literal && looks_like_token(*literal)) return true;
-  return is_secret_name(name) && !is_reference_text(written) &&
-         (!literal || could_be_credential(name, *literal));
+  if (literal) {
+    return looks_like_token(*literal) ||
+           (is_secret_name(name) && could_be_credential(name, *literal));
+  }
+  const std::string own = written_characters(written);
+  return looks_like_token(own) || (is_secret_name(name) && could_be_credential(name, own));
 }
 
 /// The module name without its version: `cuda/12.1` -> `cuda`.
@@ -427,8 +486,8 @@ void SetupMapper::add_env_or_secret(const Site& site, const Assignment& a) {
 void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assignment>& assignments,
                                       bool after_first_launch) {
   const ast::Command& command = *site.command;
-  // Which assignments hold a credential: a secret name with a value that is
-  // more than a copy of another variable, or a value shaped like a token.
+  // Which assignments hold a credential written in the script (not one read
+  // from an argument, another variable or a command).
   std::vector<bool> secret(assignments.size(), false);
   for (size_t i = 0; i < assignments.size(); ++i) {
     const Assignment& a = assignments[i];

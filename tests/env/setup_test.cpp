@@ -215,6 +215,33 @@ TEST(Secrets, ACopyOfAnotherVariableIsNotASecret) {
   EXPECT_TRUE(command_has(t, "export HUGGING_FACE_HUB_TOKEN=$HF_TOKEN"));
 }
 
+TEST(Secrets, ValuesReadFromArgumentsOrCommandsAreNotWrittenCredentials) {
+  // Seen in real scripts: `placeholder_token=$3 # _ironman_`. The value is an
+  // argument of the script, not a credential written in it; it stays.
+  const std::string body =
+      "placeholder_token=$3 # _ironman_\n"
+      "init_token=\"$4\"\n"
+      "HF_TOKEN=${1}\n"
+      "export DB_PASSWORD=$(cat ~/.db_password)\n"
+      "export API_KEY=\"${KEY}\"\n"
+      "python t.py --tok $placeholder_token $init_token\n";
+  const Translation t = run(body);
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(t.workload->secrets.empty()) << t.yaml;
+  EXPECT_FALSE(has_code(t, Code::secret_in_script));
+  EXPECT_TRUE(command_has(t, "placeholder_token=$3 # _ironman_\ninit_token=\"$4\"\nHF_TOKEN=${1}\n"))
+      << t.workload->command;
+  // Text written around or as the default of an expansion is still a credential.
+  const Translation with_default =
+      run("export HF_TOKEN=\"${HF_TOKEN:-hf_abcdefghijklmnopqrstuvwxyz0123}\"\npython t.py\n");
+  ASSERT_TRUE(with_default.workload);
+  ASSERT_EQ(with_default.workload->secrets.size(), 1U) << with_default.yaml;
+  EXPECT_EQ(with_default.yaml.find("hf_abcdefghijklmnopqrstuvwxyz0123"), std::string::npos);
+  const Translation with_prefix = run("export WANDB_API_KEY=\"0123abcd$SUFFIX\"\npython t.py\n");
+  ASSERT_TRUE(with_prefix.workload);
+  EXPECT_EQ(with_prefix.workload->secrets.size(), 1U) << with_prefix.yaml;
+}
+
 TEST(Secrets, SettingsUnderCredentialNamesAreNotSecrets) {
   // ML scripts name vocabulary and switches "token"; only a value that could
   // be the credential is one, and nothing else in the command is touched.
