@@ -546,7 +546,9 @@ void SetupMapper::replace_word_with_secret(const Site& site, const ast::Word& wo
   };
   const std::string_view written = editor_.source(site.view, word.span);
   const std::string_view value = literal.substr(begin, end - begin);
-  const size_t at = written.find(value);
+  // Quotes and escapes only add characters: the value is written at or after
+  // its place in the literal (an earlier copy of the same text is not it).
+  const size_t at = written.find(value, begin);
   const Span value_span = at == std::string_view::npos
                               ? word.span
                               : Span{static_cast<uint32_t>(word.span.begin + at),
@@ -668,6 +670,17 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
 
 /// A credential inside a non-option word: https://user:PASSWORD@host/...,
 /// ...?token=VALUE&..., or a word shaped like a token.
+namespace {
+
+/// Characters of a pattern or of another shell's expansion, not of a value
+/// written out: `grep 'http://.*:.*/\?token=.*'`, `'...?token=$TOKEN'` for an
+/// inner shell.
+bool has_pattern_characters(std::string_view value) {
+  return value.find_first_of("*$\\[]()|^") != std::string_view::npos;
+}
+
+}  // namespace
+
 void SetupMapper::hide_secret_in_value(const Site& site, const ast::Word& word,
                                        std::string_view arg) {
   const size_t scheme = arg.find("://");
@@ -681,7 +694,8 @@ void SetupMapper::hide_secret_in_value(const Site& site, const ast::Word& word,
   const size_t slash = arg.find('/', host_start);
   const size_t colon = arg.find(':', host_start);
   if (at != std::string_view::npos && (slash == std::string_view::npos || at < slash) &&
-      colon != std::string_view::npos && colon < at && colon + 1 < at) {
+      colon != std::string_view::npos && colon < at && colon + 1 < at &&
+      !has_pattern_characters(arg.substr(colon + 1, at - colon - 1))) {
     replace_word_with_secret(site, word, arg, colon + 1, at, "URL_PASSWORD");
     return;
   }
@@ -692,7 +706,7 @@ void SetupMapper::hide_secret_in_value(const Site& site, const ast::Word& word,
       if (q == 0 || (arg[q - 1] != '?' && arg[q - 1] != '&')) continue;
       const size_t from = q + key.size();
       const size_t to = std::min(arg.find('&', from), arg.size());
-      if (to > from) {
+      if (to > from && !has_pattern_characters(arg.substr(from, to - from))) {
         replace_word_with_secret(site, word, arg, from, to, "URL_TOKEN");
         return;
       }

@@ -242,6 +242,19 @@ TEST(Secrets, ValuesReadFromArgumentsOrCommandsAreNotWrittenCredentials) {
   EXPECT_EQ(with_prefix.workload->secrets.size(), 1U) << with_prefix.yaml;
 }
 
+TEST(Secrets, PatternsAndInnerShellReferencesInUrlsAreNotCredentials) {
+  // Jupyter launch scripts grep their log for the URL with its token.
+  const std::string body =
+      "ADDRESS=$(grep -e '^\\[.*\\]\\s*http://.*:.*/\\?token=.*' $LOGFILE | head -n 1)\n"
+      "srun bash -c 'curl -o d.tgz \"https://data.example.com/d.tgz?token=$DATA_TOKEN\"'\n"
+      "python t.py\n";
+  const Translation t = run(body);
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(t.workload->secrets.empty()) << t.yaml;
+  EXPECT_TRUE(command_has(t, "ADDRESS=$(grep -e '^\\[.*\\]\\s*http://.*:.*/\\?token=.*' $LOGFILE"))
+      << t.workload->command;
+}
+
 TEST(Secrets, SettingsUnderCredentialNamesAreNotSecrets) {
   // ML scripts name vocabulary and switches "token"; only a value that could
   // be the credential is one, and nothing else in the command is touched.
