@@ -184,6 +184,8 @@ std::vector<Assignment> assignments_of(const ast::Command& command, const Site& 
 bool is_setup_command(const ast::Command& command, const std::string& program,
                       std::string_view view_text) {
   if (contains({"module", "ml", "spack", "conda", "mamba", "micromamba"}, program)) return true;
+  // A virtual environment's own function: its activation is removed, so it is not defined.
+  if (program == "deactivate"sv) return command.words.size() == 1;
   if ((program == "source"sv || program == "."sv) && command.words.size() >= 2) {
     const ast::Word& target = command.words[1];
     const std::string_view written = view_text.substr(target.span.begin, target.span.size());
@@ -272,6 +274,15 @@ bool SetupMapper::map_setup_command(const Site& site) {
     editor_.report(Code::setup_command_removed, site.view, command.span,
                    "the conda shell hook is removed: AI Runtime nodes have no conda",
                    "list the environment's packages in environment.dependencies");
+    return true;
+  }
+  if (site.program == "deactivate"sv) {
+    editor_.report(Code::setup_command_removed, site.view, command.span,
+                   "`deactivate` ends a virtual environment, and AI Runtime nodes have none (its "
+                   "activation is removed); left in, it fails with \"command not found\", which "
+                   "as the last command fails the run",
+                   "the environment's packages are reported where it was activated");
+    editor_.remove_statement(site, "no virtual environment to leave on AI Runtime", {});
     return true;
   }
   const std::string target(editor_.source(site.view, command.words[1].span));

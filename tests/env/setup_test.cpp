@@ -106,6 +106,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "the virtual environment activated by `source activate`"},
         SetupCase{"mamba activate jax\n", "conda environment jax"},
         SetupCase{"source \"$VENV/bin/activate\"\n", "virtual environment"},
+        SetupCase{"deactivate\n", "`deactivate` ends a virtual environment"},
         SetupCase{"source /opt/spack/share/spack/setup-env.sh\n", "sets up spack"},
         SetupCase{"eval \"$(conda shell.bash hook)\"\n", "conda shell hook"}));
 
