@@ -29,9 +29,20 @@ bool is_digits(std::string_view text) {
 // Every site asks these lists: a hashed set answers in one lookup.
 bool is_slurm_client(std::string_view program) {
   static const std::unordered_set<std::string_view> kClients = {
-      "scontrol", "squeue",  "sbcast", "sbatch", "scancel", "sacct",   "sinfo",
-      "salloc",   "sattach", "sstat",  "sprio",  "sshare",  "sreport", "sacctmgr"};
+      "scontrol", "squeue",  "sbcast", "sbatch", "scancel", "sacct",   "sinfo",   "salloc",
+      "sattach",  "sstat",   "sprio",  "sshare", "sreport", "sacctmgr", "seff"};
   return kClients.count(program) != 0;
+}
+
+/// Slurm commands that only print something about the job or the cluster
+/// (`seff $SLURM_JOB_ID`, `sacct -j ...`, `scontrol show job ...`).
+bool only_reports_on_slurm(std::string_view program, const ast::Command& command) {
+  if (program == "scontrol") {  // not `show hostnames`: it has a translation
+    return command.words.size() >= 2 && slurm::literal_is(command.words[1], "show") &&
+           !is_host_list_command(command);
+  }
+  return program == "seff" || program == "sacct" || program == "sstat" || program == "squeue" ||
+         program == "sinfo" || program == "sprio" || program == "sshare" || program == "sreport";
 }
 
 /// The Slurm command a stored command line starts with (`"srun -n 4 ..."`,
@@ -403,7 +414,7 @@ class CommandMapper final : public CommandEditor {
   void remove_statement_if_replaced_by_runtime(const Site& site) {
     if (site.context.in_substitution || is_replaced(site.view, site.command->span)) return;
     const ast::Command& command = *site.command;
-    if (setup_.map_setup_command(site)) return;
+    if (setup_.map_setup_command(site) || remove_slurm_report(site)) return;
     auto assignments = assignments_of(command, site, body_.views[site.view].text);
     if (assignments.empty()) return;
     for (Assignment& a : assignments) {
@@ -433,6 +444,23 @@ class CommandMapper final : public CommandEditor {
       return;
     }
     setup_.move_exports_to_env(site, assignments, first_launch_seen_);
+  }
+
+  /// A command that only prints about the Slurm job (often the script's
+  /// last line, `seff $SLURM_JOB_ID`) is removed: left in, "command not
+  /// found" would be the script's exit status and fail the run. Its output
+  /// read by the script (in `$(...)`), and commands that act, stay and are
+  /// reported where the site is mapped.
+  bool remove_slurm_report(const Site& site) {
+    if (!only_reports_on_slurm(site.program, *site.command)) return false;
+    report(Code::slurm_command_in_body, site.view, site.command->span,
+           "`" + site.program +
+               "` reports on the Slurm job, which does not exist on AI Runtime; the line is "
+               "removed, since its \"command not found\" would fail the run as the last command",
+           "the run's state, duration and logs are shown by `databricks air get` and in the "
+           "MLflow run");
+    remove_statement(site, "a Slurm command with no job to report on", {});
+    return true;
   }
 
   /// `export CUDA_VISIBLE_DEVICES=${SLURM_STEP_GPUS:-$SLURM_JOB_GPUS}`: the

@@ -648,6 +648,30 @@ TEST(LaunchDiagnostics, SlurmCommandsStoredInVariablesAreReportedWhereAssigned) 
             "exist on AI Runtime: it fails where $SRUN runs");
 }
 
+TEST(LaunchDiagnostics, SlurmCommandsThatOnlyReportOnTheJobAreRemoved) {
+  // Left in, `seff` as the last line would fail the run with exit status 127.
+  const Translation t =
+      run(script(k2x8,
+                 "srun torchrun --nnodes=2 t.py\n"
+                 "sacct -j $SLURM_JOB_ID --format=JobID,Elapsed | tee stats.txt\n"
+                 "STATE=$(squeue -j $SLURM_JOB_ID -h -o %T)\n"
+                 "scontrol show job $SLURM_JOB_ID\n"
+                 "scontrol requeue $SLURM_JOB_ID\n"
+                 "seff $SLURM_JOB_ID\n"));
+  const std::string body = body_of(t);
+  EXPECT_NE(body.find(": '[slurm2air] sacct -j $SLURM_JOB_ID --format=JobID,Elapsed' | tee"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.find("# [slurm2air] scontrol show job $SLURM_JOB_ID\n"), std::string::npos);
+  EXPECT_NE(body.find("# [slurm2air] seff $SLURM_JOB_ID\n"), std::string::npos);
+  // Output the script reads, and commands that act, stay (and are reported).
+  EXPECT_NE(body.find("STATE=$(squeue -j"), std::string::npos);
+  EXPECT_NE(body.find("\nscontrol requeue $SLURM_JOB_ID\n"), std::string::npos);
+  size_t reports = 0;
+  for (const Diagnostic& d : t.diagnostics) reports += d.code == Code::slurm_command_in_body;
+  EXPECT_EQ(reports, 5U);
+}
+
 TEST(LaunchDiagnostics, ProcessesPerNodeDisagreeingWithTheGpusIsReported) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 --nproc_per_node=4 "
