@@ -29,8 +29,8 @@ bool is_digits(std::string_view text) {
 // Every site asks these lists: a hashed set answers in one lookup.
 bool is_slurm_client(std::string_view program) {
   static const std::unordered_set<std::string_view> kClients = {
-      "scontrol", "squeue",  "sbcast", "sbatch", "scancel", "sacct",   "sinfo",   "salloc",
-      "sattach",  "sstat",   "sprio",  "sshare", "sreport", "sacctmgr", "seff"};
+      "scontrol", "squeue", "sbcast", "sbatch", "scancel", "sacct",    "sinfo", "salloc",
+      "sattach",  "sstat",  "sprio",  "sshare", "sreport", "sacctmgr", "seff"};
   return kClients.count(program) != 0;
 }
 
@@ -431,7 +431,8 @@ class CommandMapper final : public CommandEditor {
                  " is set to Slurm's list of the job's GPUs, which AI Runtime does not set: it "
                  "would be empty and hide every GPU; the node's GPUs are all the job's, so the "
                  "assignment is removed",
-             "");
+             "to use fewer GPUs than the node has, set CUDA_VISIBLE_DEVICES=0,1,... to that "
+             "many");
       return;
     }
     if (std::all_of(assignments.begin(), assignments.end(),

@@ -97,7 +97,8 @@ std::string written_characters(std::string_view word) {
         out += written_characters(inside.substr(1));
       }
       i = close;
-    } else if (is_variable_name_char(word[i + 1]) && !std::isdigit(static_cast<unsigned char>(word[i + 1]))) {
+    } else if (is_variable_name_char(word[i + 1]) &&
+               !std::isdigit(static_cast<unsigned char>(word[i + 1]))) {
       ++i;
       while (i + 1 < word.size() && is_variable_name_char(word[i + 1])) ++i;
     } else if (is_special_parameter(word[i + 1])) {

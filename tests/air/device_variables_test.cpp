@@ -3,18 +3,15 @@
 // and adapters (S2A5017).
 #include <gtest/gtest.h>
 
+#include "support/diagnostics.hpp"
 #include "translate.hpp"
 
 namespace s2a {
 namespace {
 
 std::vector<Diagnostic> reports_of(Code code, const std::string& gpus, const std::string& body) {
-  const Translation t = translate("job.sbatch", "#!/bin/bash\n#SBATCH " + gpus + "\n" + body);
-  std::vector<Diagnostic> out;
-  for (const Diagnostic& d : t.diagnostics) {
-    if (d.code == code) out.push_back(d);
-  }
-  return out;
+  return testing::diagnostics_with(
+      translate("job.sbatch", "#!/bin/bash\n#SBATCH " + gpus + "\n" + body), code);
 }
 
 std::vector<Diagnostic> device_reports(const std::string& gpus, const std::string& body) {

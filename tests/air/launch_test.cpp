@@ -650,14 +650,13 @@ TEST(LaunchDiagnostics, SlurmCommandsStoredInVariablesAreReportedWhereAssigned) 
 
 TEST(LaunchDiagnostics, SlurmCommandsThatOnlyReportOnTheJobAreRemoved) {
   // Left in, `seff` as the last line would fail the run with exit status 127.
-  const Translation t =
-      run(script(k2x8,
-                 "srun torchrun --nnodes=2 t.py\n"
-                 "sacct -j $SLURM_JOB_ID --format=JobID,Elapsed | tee stats.txt\n"
-                 "STATE=$(squeue -j $SLURM_JOB_ID -h -o %T)\n"
-                 "scontrol show job $SLURM_JOB_ID\n"
-                 "scontrol requeue $SLURM_JOB_ID\n"
-                 "seff $SLURM_JOB_ID\n"));
+  const Translation t = run(script(k2x8,
+                                   "srun torchrun --nnodes=2 t.py\n"
+                                   "sacct -j $SLURM_JOB_ID --format=JobID,Elapsed | tee stats.txt\n"
+                                   "STATE=$(squeue -j $SLURM_JOB_ID -h -o %T)\n"
+                                   "scontrol show job $SLURM_JOB_ID\n"
+                                   "scontrol requeue $SLURM_JOB_ID\n"
+                                   "seff $SLURM_JOB_ID\n"));
   const std::string body = body_of(t);
   EXPECT_NE(body.find(": '[slurm2air] sacct -j $SLURM_JOB_ID --format=JobID,Elapsed' | tee"),
             std::string::npos)

@@ -2,19 +2,15 @@
 // Runtime passes none (S2A3204).
 #include <gtest/gtest.h>
 
+#include "support/diagnostics.hpp"
 #include "translate.hpp"
 
 namespace s2a {
 namespace {
 
 std::vector<Diagnostic> reports_of(Code code, const std::string& body) {
-  const Translation t =
-      translate("job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n" + body);
-  std::vector<Diagnostic> out;
-  for (const Diagnostic& d : t.diagnostics) {
-    if (d.code == code) out.push_back(d);
-  }
-  return out;
+  return testing::diagnostics_with(
+      translate("job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n" + body), code);
 }
 
 std::vector<Diagnostic> argument_reports(const std::string& body) {

@@ -230,7 +230,8 @@ TEST(Secrets, ValuesReadFromArgumentsOrCommandsAreNotWrittenCredentials) {
   ASSERT_TRUE(t.workload);
   EXPECT_TRUE(t.workload->secrets.empty()) << t.yaml;
   EXPECT_FALSE(has_code(t, Code::secret_in_script));
-  EXPECT_TRUE(command_has(t, "placeholder_token=$3 # _ironman_\ninit_token=\"$4\"\nHF_TOKEN=${1}\n"))
+  EXPECT_TRUE(
+      command_has(t, "placeholder_token=$3 # _ironman_\ninit_token=\"$4\"\nHF_TOKEN=${1}\n"))
       << t.workload->command;
   // Text written around or as the default of an expansion is still a credential.
   const Translation with_default =
