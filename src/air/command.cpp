@@ -1181,11 +1181,11 @@ class CommandMapper final : public CommandEditor {
   }
 
   /// The node a one-node srun step ran on: `-N1`/`-n1` (the first node),
-  /// `-w` naming node 0, `-r N` (the N-th node of the job).
+  /// `-w` naming node 0 or node K of the job's node list (`-w
+  /// ${nodes[$i]}`), `-r N` (the N-th node of the job).
   std::optional<std::string> single_node_rank(const Site& site) const {
     bool one_node = false;
     std::optional<std::string> rank;
-    const ValueReader reader = reader_for(site.view);
     for (const auto& option : site.srun->options) {
       if (!option.value) continue;
       if ((option.name() == "nodes" || option.name() == "ntasks") && *option.value == "1") {
@@ -1193,19 +1193,36 @@ class CommandMapper final : public CommandEditor {
       }
       if (option.name() == "relative" && is_digits(*option.value)) rank = *option.value;
       if (option.name() == "relative" && !rank) rank = loop_index(site, option.value_span);
-      if (option.name() == "nodelist") {
-        const ast::Word* word = word_at(site, option.value_span);
-        if (word != nullptr && reader.word(*word).meaning == Meaning::node0_address) rank = "0";
-      }
+      if (option.name() == "nodelist" && !rank) rank = named_node_rank(site, option.value_span);
     }
     if (rank) return rank;
     if (one_node) return loop_index(site, node_rank_value(site)).value_or("0");
     return std::nullopt;
   }
 
-  bool is_translated_node_choice(const Site& site) const {
+  /// The rank of the node a `-w` value names, when it is one the translation
+  /// knows: node 0's address, or an element of the node list by a number or
+  /// by a loop's variable (the Ray template's `-w "${nodes_array[$i]}"`,
+  /// often through `node_i=${nodes_array[$i]}`).
+  std::optional<std::string> named_node_rank(const Site& site, Span value) const {
+    const ast::Word* word = word_at(site, value);
+    if (word == nullptr) return std::nullopt;
+    const ShellValue node = reader_for(site.view).word(*word);
+    if (node.meaning == Meaning::node0_address) return "0";
+    if (node.meaning != Meaning::node_at_index) return std::nullopt;
+    if (is_digits(node.index)) return std::string(node.index);
+    if (!site.context.in_loop || node.index.starts_with("SLURM_")) return std::nullopt;
+    return "\"$" + std::string(node.index) + "\"";
+  }
+
+  /// A `-w` the node guard stands for: a node the translation knows, or the
+  /// node of a per-node loop's iteration (`for node in $HOSTS; do srun -N1
+  /// -w $node torchrun --node_rank=$RANK ...`). Any other is reported as
+  /// dropped: the step now runs on node 0.
+  bool is_translated_node_list(const Site& site, Span value) const {
+    if (named_node_rank(site, value)) return true;
     const std::optional<std::string> rank = single_node_rank(site);
-    return rank && (*rank == "0" || rank->starts_with('"'));
+    return rank && rank->starts_with('"');
   }
 
   void report_per_node_loop(const Site& site, const std::string& rank) {
@@ -1323,9 +1340,7 @@ class CommandMapper final : public CommandEditor {
                    name)) {
         continue;
       }
-      // -w naming node 0, or the node of a per-node loop's iteration: the
-      // node guard says it.
-      if (name == "nodelist" && is_translated_node_choice(site)) continue;
+      if (name == "nodelist" && is_translated_node_list(site, option.value_span)) continue;
       if (!dropped.empty()) dropped += ", ";
       // As written (the parsed value has `$?` for each expansion); an option
       // from a variable's value (srun $SRUN_ARGS) as parsed, with its origin.

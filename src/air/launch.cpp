@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "air/variables.hpp"
 #include "slurm/body.hpp"
 
 namespace s2a::air {
@@ -185,13 +186,30 @@ ShellValue ValueReader::variable(const ast::WordPart& param) const {
   if (value.meaning == Meaning::node_list) {
     if (op == "[0]") return known(Meaning::node0_address);
     if (op == "#[@]" || op == "#[*]") return known(Meaning::node_count, compute_.nodes);
-    return {};
+    return node_at(op);
   }
   if (op.rfind(":-", 0) == 0 || op.rfind("-", 0) == 0) {
     if (value.meaning != Meaning::unknown) return value;
     return parts(param.parts);  // ${X:-8} with X unset in the script
   }
   return {};
+}
+
+/// `[K]`, `[$i]`, `[${i}]` or `[i]` after a node list: the node at that
+/// index, which is a number or a variable (an array index is arithmetic, so
+/// a bare name is a variable too).
+ShellValue ValueReader::node_at(std::string_view op) {
+  if (op.size() < 3 || op.front() != '[' || op.back() != ']') return {};
+  std::string_view index = op.substr(1, op.size() - 2);
+  if (index.starts_with("${") && index.ends_with('}')) {
+    index = index.substr(2, index.size() - 3);
+  } else if (index.starts_with('$')) {
+    index.remove_prefix(1);
+  }
+  if (!to_number(index) && !is_variable_name(index)) return {};
+  ShellValue value = known(Meaning::node_at_index);
+  value.index = index;
+  return value;
 }
 
 ShellValue ValueReader::parts(const std::vector<ast::WordPart>& parts) const {

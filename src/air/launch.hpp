@@ -28,6 +28,7 @@ enum class Meaning : uint8_t {
   text,           // a literal that is not a number
   node0_address,  // the first node (MASTER_ADDR on AI Runtime)
   node_list,      // every node, one per line / array element
+  node_at_index,  // ${nodes[K]} of a node list: node K (see ShellValue::index)
   node_count,     // NUM_NODES
   node_rank,      // NODE_RANK, evaluated on each node
   batch_rank,     // SLURM_NODEID/PROCID/LOCALID read in the batch shell: always 0
@@ -41,6 +42,9 @@ enum class Meaning : uint8_t {
 struct ShellValue {
   Meaning meaning = Meaning::unknown;
   std::optional<uint64_t> number;  // set when the count is known
+  // node_at_index: the index as written inside [...], digits or a variable's
+  // name (`${nodes[$i]}`, `${nodes[i]}`); a view into the parsed script.
+  std::string_view index{};
 };
 
 /// Simple assignments of the batch script (`X=...`, `export X=...`,
@@ -74,6 +78,7 @@ class ValueReader {
 
  private:
   [[nodiscard]] ShellValue named(std::string_view name, uint32_t at) const;
+  [[nodiscard]] static ShellValue node_at(std::string_view op);
 
   const ShellVariables& variables_;
   const Compute& compute_;

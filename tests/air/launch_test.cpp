@@ -307,6 +307,40 @@ TEST(LaunchCommand, APerNodeLoopStartsEachNodesOwnIteration) {
   EXPECT_FALSE(has_code(once, Code::per_node_loop));
 }
 
+// Ray's Slurm template: the head on node 0, worker i on element i of the node list.
+TEST(LaunchCommand, AStepOnAnElementOfTheNodeListRunsOnThatNode) {
+  const Translation t =
+      run(script(k2x8,
+                 "nodes=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\")\n"
+                 "nodes_array=($nodes)\nhead_node=${nodes_array[0]}\n"
+                 "srun --nodes=1 --ntasks=1 -w \"$head_node\" ray start --head --block &\n"
+                 "for ((i = 1; i <= 1; i++)); do\n"
+                 "  node_i=${nodes_array[$i]}\n"
+                 "  srun --nodes=1 --ntasks=1 -w \"$node_i\" ray start --address x:6379 --block &\n"
+                 "done\n"
+                 "srun -N1 -n1 -w ${nodes_array[1]} python probe.py\n"
+                 "python -u tune.py\n"));
+  const std::string body = body_of(t);
+  EXPECT_NE(body.find("if [ \"$NODE_RANK\" = 0 ]; then ray start --head --block; fi &"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.find("  if [ \"$NODE_RANK\" = \"$i\" ]; then ray start --address"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.find("if [ \"$NODE_RANK\" = 1 ]; then python probe.py; fi"), std::string::npos)
+      << body;
+  EXPECT_TRUE(has_code(t, Code::per_node_loop));
+  EXPECT_FALSE(has_code(t, Code::srun_options_dropped))
+      << message_of(t, Code::srun_options_dropped);
+  // A -w the translation cannot place runs on node 0, and the report says -w is gone.
+  const Translation unknown = run(script(k2x8, "srun -N1 -n1 -w \"$SOME_HOST\" python probe.py\n"));
+  EXPECT_NE(body_of(unknown).find("if [ \"$NODE_RANK\" = 0 ]; then python probe.py"),
+            std::string::npos);
+  EXPECT_NE(message_of(unknown, Code::srun_options_dropped).find("-w \"$SOME_HOST\""),
+            std::string::npos)
+      << message_of(unknown, Code::srun_options_dropped);
+}
+
 TEST(LaunchCommand, TaskRanksOfOneTaskPerNodeAreTheNodeRank) {
   // bigscience's `srun bash -c "$LAUNCHER --node_rank \$SLURM_PROCID $CMD"`.
   const Translation t = run(script(
