@@ -1023,8 +1023,51 @@ class CommandMapper final : public CommandEditor {
         break;
     }
     report_launcher_in_variable(site);
+    report_values_drawn_per_node(site);
     rewrite_variables(site);
     check_runs_on_every_node(site);
+  }
+
+  /// `SEED=$RANDOM` ... `srun torchrun ... --seed $SEED`: the batch shell drew
+  /// the value once and every node's step got it; now every node runs the
+  /// script and draws its own, so the nodes disagree (seeds, ids, ports,
+  /// output directories). Reported where a multi-node step or launcher reads
+  /// it, once per name; values the launch mapping replaced are not.
+  void report_values_drawn_per_node(const Site& site) {
+    if (compute_.nodes <= 1) return;
+    const bool step = site.program == "srun"sv || site.context.in_srun ||
+                      is_distributed_launcher(site.launcher.kind);
+    if (!step) return;
+    const ValueReader reader = reader_for(site.view);
+    for (const ast::Word& word : site.command->words) {
+      report_random_parts(site, reader, word.parts);
+    }
+  }
+
+  void report_random_parts(const Site& site, const ValueReader& reader,
+                           const std::vector<ast::WordPart>& parts) {
+    for (const ast::WordPart& part : parts) {
+      if (part.kind == ast::PartKind::double_quoted) {
+        report_random_parts(site, reader, part.parts);
+        continue;
+      }
+      if (part.kind != ast::PartKind::param || is_replaced(site.view, part.span)) continue;
+      if (reader.variable(part).meaning != Meaning::random) continue;
+      if (std::find(drawn_reported_.begin(), drawn_reported_.end(), part.text) !=
+          drawn_reported_.end()) {
+        continue;
+      }
+      drawn_reported_.push_back(part.text);
+      const std::string shown =
+          part.text == "RANDOM" ? "$RANDOM" : "$" + part.text + ", drawn at random in the script,";
+      report(Code::value_drawn_per_node, site.view, part.span,
+             shown +
+                 " was drawn once by the batch shell under Slurm, and every node's step got "
+                 "the same value; on AI Runtime each node runs the script and draws its own, "
+                 "so the nodes disagree",
+             "use a fixed value, or derive one from $MLFLOW_RUN_ID, which every node of the run "
+             "shares");
+    }
   }
 
   bool starts_tasks_per_gpu(const Site& site) const {
@@ -2188,6 +2231,7 @@ class CommandMapper final : public CommandEditor {
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   bool first_launch_seen_ = false;
   bool side_by_side_reported_ = false;                // S2A4019 is given once per script
+  std::vector<std::string> drawn_reported_;           // S2A4023 is given once per name
   ShellVariables variables_;                          // the batch script's simple assignments
   AssignmentIndex<OptionVariable> option_variables_;  // those holding launcher options
   slurm::BatchAssignments batch_assignments_{body_};  // for launchers kept in a variable

@@ -256,7 +256,51 @@ ShellValue ValueReader::substitution(const ast::Script& script) const {
   if (script.body.items.size() == 1 && is_host_list_command(script.body.items[0].command)) {
     return known(Meaning::node_list);
   }
+  if (draws_at_random(script)) return known(Meaning::random);
   return {};
+}
+
+namespace {
+
+/// One stage of `$(...)` that gives a new value each time it runs.
+bool draws_at_random(const ast::Command& command) {
+  if (command.kind != ast::CommandKind::simple || command.words.empty()) return false;
+  const std::string program = slurm::program_name(command.words[0]);
+  if (program == "uuidgen" || program == "shuf" || program == "mcookie") return true;
+  for (size_t i = 1; i < command.words.size(); ++i) {
+    for (const ast::WordPart& part : command.words[i].parts) {
+      if (part.kind == ast::PartKind::param && part.text == "RANDOM") return true;
+    }
+    const std::optional<std::string> arg = slurm::literal_value(command.words[i]);
+    if (!arg) continue;
+    if (program == "openssl" && i == 1 && *arg == "rand") return true;
+    if (program == "date" && arg->starts_with('+') && arg->find("%N") != std::string::npos) {
+      return true;  // nanoseconds
+    }
+    if (arg->find("/dev/urandom") != std::string::npos ||
+        arg->find("/dev/random") != std::string::npos ||
+        arg->find("/proc/sys/kernel/random/uuid") != std::string::npos ||
+        arg->find("uuid4()") != std::string::npos ||
+        arg->find("secrets.token") != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+/// `$(uuidgen)`, `$(shuf -i 2000-9000 -n 1)`, `$(openssl rand -hex 8)`,
+/// `$(head -c 8 /dev/urandom | od -An -tx8)`, `$(echo $RANDOM | md5sum)`,
+/// `$(date +%N)`: a value that differs each time the command runs.
+bool draws_at_random(const ast::Script& script) {
+  if (script.body.items.size() != 1) return false;
+  const ast::Command& command = script.body.items[0].command;
+  if (command.kind == ast::CommandKind::pipeline) {
+    return std::any_of(command.children.begin(), command.children.end(),
+                       [](const ast::Command& stage) { return draws_at_random(stage); });
+  }
+  return draws_at_random(command);
 }
 
 bool is_first_host_idiom(const ast::Script& script) {

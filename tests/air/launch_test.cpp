@@ -341,6 +341,28 @@ TEST(LaunchCommand, AStepOnAnElementOfTheNodeListRunsOnThatNode) {
       << message_of(unknown, Code::srun_options_dropped);
 }
 
+TEST(LaunchDiagnostics, ValuesDrawnAtRandomForEveryNodeAreReportedWhereAStepReadsThem) {
+  const std::string body =
+      "export SEED=${_seed_override:-$RANDOM}\n"
+      "redis_password=$(uuidgen)\n"
+      "TAG=$(head -c 6 /dev/urandom | base64)\n"
+      "port=$(shuf -i 15000-16000 -n 1)\n"
+      "STAMP=$(date +%Y%m%d)\n"
+      "echo \"seed $SEED\"\n"
+      "srun torchrun --nnodes=2 --nproc_per_node=8 --master_port $port train.py --seed $SEED "
+      "--pw \"$redis_password\" --tag=$TAG --run run_$STAMP --x $RANDOM --y $SEED\n";
+  const Translation t = run(script(k2x8, body));
+  std::vector<std::string> reported;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::value_drawn_per_node) reported.emplace_back(t.file->slice(d.span));
+  }
+  // Once per name; the port is replaced by $MASTER_PORT; a date is not drawn at random.
+  EXPECT_EQ(reported, (std::vector<std::string>{"$SEED", "$redis_password", "$TAG", "$RANDOM"}));
+  // One node: nothing to disagree with.
+  const Translation one = run(script("#SBATCH -N1 --gpus-per-node=h100:8\n", body));
+  EXPECT_FALSE(has_code(one, Code::value_drawn_per_node));
+}
+
 TEST(LaunchCommand, TaskRanksOfOneTaskPerNodeAreTheNodeRank) {
   // bigscience's `srun bash -c "$LAUNCHER --node_rank \$SLURM_PROCID $CMD"`.
   const Translation t = run(script(
