@@ -1689,7 +1689,7 @@ class CommandMapper final : public CommandEditor {
                "` becomes $MLFLOW_RUN_ID, the same "
                "on every node of the run",
            value.meaning == Meaning::random
-               ? "$RANDOM was expanded once under Slurm; on AI Runtime each node would draw "
+               ? "a random id was drawn once under Slurm; on AI Runtime each node would draw "
                  "its own and the nodes would never meet"
                : "");
   }
