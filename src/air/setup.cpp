@@ -644,8 +644,11 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
   if (name_begin == std::string_view::npos || (eq != std::string_view::npos && eq < name_begin)) {
     return 0;
   }
-  std::string flag = upper(arg.substr(
-      name_begin, eq == std::string_view::npos ? std::string_view::npos : eq - name_begin));
+  const std::string_view written_flag = arg.substr(
+      name_begin, eq == std::string_view::npos ? std::string_view::npos : eq - name_begin);
+  const bool short_p = written_flag == "p" || written_flag == "P";  // docker login -p
+  if (!short_p && !may_name_secret_option(written_flag)) return 0;  // most options: no copy
+  std::string flag = upper(written_flag);
   std::replace(flag.begin(), flag.end(), '-', '_');
   const bool docker_p = flag == "P" && (program == "docker"sv || program == "podman"sv) &&
                         slurm::literal_is(words[1], "login");

@@ -362,6 +362,12 @@ bool is_secret_option_name(std::string_view name) {
   return false;
 }
 
+bool may_name_secret_option(std::string_view name) {
+  // Every secret name and suffix above holds one of these words.
+  return icontains(name, "TOKEN") || icontains(name, "KEY") || icontains(name, "SECRET") ||
+         icontains(name, "PASSW") || icontains(name, "CREDENTIAL");
+}
+
 VariableRule rule_for(std::string_view name, const slurm::Job& job, const Compute& compute,
                       const std::string& experiment_name) {
   if (!name.starts_with("SLURM")) return {};

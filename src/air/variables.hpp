@@ -60,5 +60,8 @@ inline bool is_variable_name(std::string_view name) {
 /// An option name (upper case, '_' for '-') that names a credential: a secret
 /// name, or a secret suffix alone (TOKEN, API_KEY, SECRET, ...).
 [[nodiscard]] bool is_secret_option_name(std::string_view name);
+/// False only for names is_secret_option_name refuses in any case and with
+/// `-` for `_` (`--learning-rate`): lets the caller skip building the name.
+[[nodiscard]] bool may_name_secret_option(std::string_view name);
 
 }  // namespace s2a::air
