@@ -1972,9 +1972,10 @@ class CommandMapper final : public CommandEditor {
   /// text another shell expands later, on each node. Names are renamed in place.
   void rewrite_deferred_variables(const Site& site, const ast::WordPart& part) {
     if (!body_.views[site.view].exact) return;
+    // A script parsed again is rewritten, and reported, as a nested script.
+    if (site.nested_script >= 0) return;
     const bool quoted = part.kind == ast::PartKind::single_quoted;
     if (quoted && site.program != "srun"sv && !slurm::is_shell_program(site.program)) return;
-    if (quoted && site.nested_script >= 0) return;  // parsed and rewritten as a nested script
     const std::string_view text = source(site.view, part.span);
     for (size_t at = text.find('$'); at != std::string_view::npos; at = text.find('$', at + 1)) {
       if (!quoted && (at == 0 || text[at - 1] != '\\')) continue;

@@ -450,8 +450,13 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
     return unmapped("has no AI Runtime equivalent: nodes are not listed",
                     "node 0's address is $MASTER_ADDR; NUM_NODES and NODE_RANK describe the rest");
   }
+  // The node's name, which on most clusters is its short host name. Read in
+  // the batch shell it was the first node's; each node now reads its own.
   if (name == "SLURMD_NODENAME") {
-    return unmapped("has no AI Runtime equivalent", "use $(hostname)");
+    return {VariableAction::literal, "$(hostname -s)", false,
+            "the node's short host name, which Slurm's node names usually are; in the batch "
+            "script it named the first node, now each node names itself",
+            "node 0's address is $MASTER_ADDR"};
   }
   if (name == "SLURM_CPUS_PER_TASK") {
     return unmapped("is not set: the script gives no --cpus-per-task",

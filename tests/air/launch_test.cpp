@@ -363,6 +363,21 @@ TEST(LaunchDiagnostics, ValuesDrawnAtRandomForEveryNodeAreReportedWhereAStepRead
   EXPECT_FALSE(has_code(one, Code::value_drawn_per_node));
 }
 
+TEST(LaunchCommand, NamesInADoubleQuotedStepScriptAreReportedOnceWhereTheScriptIsRewritten) {
+  const Translation t = run(script(
+      k2x8, "srun bash -c \"cd \\$SLURM_TMPDIR && python t.py --host \\$SLURMD_NODENAME\"\n"));
+  EXPECT_NE(body_of(t).find("cd ${TMPDIR:-/tmp} && python t.py --host $(hostname -s)\n"),
+            std::string::npos)
+      << body_of(t);
+  size_t approximated = 0;
+  for (const Diagnostic& d : t.diagnostics) {
+    approximated += d.code == Code::slurm_variable_approximated;
+  }
+  EXPECT_EQ(approximated, 2U);
+  EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped))
+      << message_of(t, Code::slurm_variable_unmapped);
+}
+
 TEST(LaunchCommand, TaskRanksOfOneTaskPerNodeAreTheNodeRank) {
   // bigscience's `srun bash -c "$LAUNCHER --node_rank \$SLURM_PROCID $CMD"`.
   const Translation t = run(script(
