@@ -40,6 +40,8 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
+/// Where the bracket at `text[open]` is closed (nesting counted, escapes
+/// skipped), or the end of the text.
 size_t closing(std::string_view text, size_t open, char open_char, char close_char) {
   size_t depth = 0;
   for (size_t i = open; i < text.size(); ++i) {
@@ -54,6 +56,7 @@ size_t closing(std::string_view text, size_t open, char open_char, char close_ch
   return text.size();
 }
 
+/// `$@ $* $# $? $$ $! $-` and the positional `$0`..`$9`.
 bool is_special_parameter(char c) {
   return std::string_view("@*#?$!-0123456789").find(c) != std::string_view::npos;
 }
@@ -683,8 +686,6 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
   return 1;
 }
 
-/// A credential inside a non-option word: https://user:PASSWORD@host/...,
-/// ...?token=VALUE&..., or a word shaped like a token.
 namespace {
 
 /// Characters of a pattern or of another shell's expansion, not of a value
@@ -696,6 +697,8 @@ bool has_pattern_characters(std::string_view value) {
 
 }  // namespace
 
+/// A credential inside a non-option word: https://user:PASSWORD@host/...,
+/// ...?token=VALUE&..., or a word shaped like a token.
 void SetupMapper::hide_secret_in_value(const Site& site, const ast::Word& word,
                                        std::string_view arg) {
   const size_t scheme = arg.find("://");
