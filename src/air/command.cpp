@@ -34,6 +34,15 @@ bool is_slurm_client(std::string_view program) {
   return kClients.count(program) != 0;
 }
 
+/// MPI launchers of particular sites, which read the Slurm allocation: whose
+/// they are, or empty.
+std::string_view site_mpi_launcher(std::string_view program) {
+  if (program == "ibrun") return "TACC's";
+  if (program == "aprun") return "Cray ALPS's";
+  if (program == "jsrun") return "IBM's (LSF)";
+  return {};
+}
+
 /// Slurm commands that only print something about the job or the cluster
 /// (`seff $SLURM_JOB_ID`, `sacct -j ...`, `scontrol show job ...`).
 bool only_reports_on_slurm(std::string_view program, const ast::Command& command) {
@@ -2146,6 +2155,16 @@ class CommandMapper final : public CommandEditor {
       report(Code::slurm_command_in_body, site.view, site.command->span,
              "`" + site.program + "` is a Slurm command and does not exist on AI Runtime",
              "remove it, or use the `databricks air` commands");
+      return;
+    }
+    if (const std::string_view site_launcher = site_mpi_launcher(site.program);
+        !site_launcher.empty()) {
+      report(Code::site_mpi_launcher, site.view, site.command->span,
+             "`" + site.program + "` is " + std::string(site_launcher) +
+                 " MPI launcher and does not exist on AI Runtime: the line fails with \"command "
+                 "not found\"",
+             "on one node start the ranks with `mpirun -np N` (when the image has MPI) or "
+             "torchrun; AI Runtime has no MPI launch across nodes");
       return;
     }
     const slurm::Context& c = site.context;

@@ -378,6 +378,18 @@ TEST(LaunchCommand, NamesInADoubleQuotedStepScriptAreReportedOnceWhereTheScriptI
       << message_of(t, Code::slurm_variable_unmapped);
 }
 
+TEST(LaunchDiagnostics, SiteMpiLaunchersAreReportedOnOneNodeToo) {
+  for (const char* line : {"ibrun python train.py\n", "aprun -n 8 ./sim\n", "jsrun -n 8 ./sim\n"}) {
+    const Translation t =
+        run(script("#SBATCH -N1 --ntasks-per-node=8 --gpus-per-node=h100:8\n", line));
+    EXPECT_TRUE(has_code(t, Code::site_mpi_launcher)) << line;
+    EXPECT_NE(body_of(t).find(line), std::string::npos) << body_of(t);  // kept, and said
+  }
+  const Translation mpirun = run(
+      script("#SBATCH -N1 --ntasks-per-node=8 --gpus-per-node=h100:8\n", "mpirun -np 8 ./sim\n"));
+  EXPECT_FALSE(has_code(mpirun, Code::site_mpi_launcher));
+}
+
 TEST(LaunchCommand, TaskRanksOfOneTaskPerNodeAreTheNodeRank) {
   // bigscience's `srun bash -c "$LAUNCHER --node_rank \$SLURM_PROCID $CMD"`.
   const Translation t = run(script(
