@@ -251,15 +251,6 @@ ShellValue ValueReader::arithmetic(std::string_view expression, uint32_t at) con
   return Arithmetic(expression, [&](std::string_view name) { return named(name, at); }).run();
 }
 
-ShellValue ValueReader::substitution(const ast::Script& script) const {
-  if (is_first_host_idiom(script) || names_node0(script)) return known(Meaning::node0_address);
-  if (script.body.items.size() == 1 && is_host_list_command(script.body.items[0].command)) {
-    return known(Meaning::node_list);
-  }
-  if (draws_at_random(script)) return known(Meaning::random);
-  return {};
-}
-
 namespace {
 
 /// One stage of `$(...)` that gives a new value each time it runs.
@@ -288,8 +279,6 @@ bool draws_at_random(const ast::Command& command) {
   return false;
 }
 
-}  // namespace
-
 /// `$(uuidgen)`, `$(shuf -i 2000-9000 -n 1)`, `$(openssl rand -hex 8)`,
 /// `$(head -c 8 /dev/urandom | od -An -tx8)`, `$(echo $RANDOM | md5sum)`,
 /// `$(date +%N)`: a value that differs each time the command runs.
@@ -301,6 +290,17 @@ bool draws_at_random(const ast::Script& script) {
                        [](const ast::Command& stage) { return draws_at_random(stage); });
   }
   return draws_at_random(command);
+}
+
+}  // namespace
+
+ShellValue ValueReader::substitution(const ast::Script& script) const {
+  if (is_first_host_idiom(script) || names_node0(script)) return known(Meaning::node0_address);
+  if (script.body.items.size() == 1 && is_host_list_command(script.body.items[0].command)) {
+    return known(Meaning::node_list);
+  }
+  if (draws_at_random(script)) return known(Meaning::random);
+  return {};
 }
 
 bool is_first_host_idiom(const ast::Script& script) {

@@ -85,10 +85,6 @@ class ValueReader {
   std::optional<uint32_t> at_;
 };
 
-/// A `$(...)` whose output differs each time it runs (uuidgen, shuf,
-/// /dev/urandom, $RANDOM, `date +%N`): drawn once by the batch shell under
-/// Slurm, once per node on AI Runtime.
-[[nodiscard]] bool draws_at_random(const ast::Script& script);
 /// The scontrol idiom for the first node: `scontrol show hostname[s] [LIST] | head -n 1`.
 [[nodiscard]] bool is_first_host_idiom(const ast::Script& script);
 /// `scontrol show hostnames [LIST]` alone: every node of the job.

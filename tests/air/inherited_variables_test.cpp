@@ -3,6 +3,7 @@
 // step; AI Runtime starts the command without them (S2A5014).
 #include <gtest/gtest.h>
 
+#include "support/diagnostics.hpp"
 #include "translate.hpp"
 
 namespace s2a {
@@ -11,12 +12,8 @@ namespace {
 const std::string kHeader = "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n";
 
 std::vector<Diagnostic> inherited(const std::string& body, const std::string& header = kHeader) {
-  const Translation t = translate("job.sbatch", header + body);
-  std::vector<Diagnostic> out;
-  for (const Diagnostic& d : t.diagnostics) {
-    if (d.code == Code::inherited_variable) out.push_back(d);
-  }
-  return out;
+  return testing::diagnostics_with(translate("job.sbatch", header + body),
+                                   Code::inherited_variable);
 }
 
 TEST(InheritedVariables, ReportedOnceAtTheFirstUseWithEveryName) {

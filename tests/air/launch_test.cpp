@@ -9,6 +9,7 @@
 
 #include "air/launch.hpp"
 #include "air/variables.hpp"
+#include "support/diagnostics.hpp"
 #include "support/run_process.hpp"
 #include "translate.hpp"
 
@@ -353,8 +354,8 @@ TEST(LaunchDiagnostics, ValuesDrawnAtRandomForEveryNodeAreReportedWhereAStepRead
       "--pw \"$redis_password\" --tag=$TAG --run run_$STAMP --x $RANDOM --y $SEED\n";
   const Translation t = run(script(k2x8, body));
   std::vector<std::string> reported;
-  for (const Diagnostic& d : t.diagnostics) {
-    if (d.code == Code::value_drawn_per_node) reported.emplace_back(t.file->slice(d.span));
+  for (const Diagnostic& d : testing::diagnostics_with(t, Code::value_drawn_per_node)) {
+    reported.emplace_back(t.file->slice(d.span));
   }
   // Once per name; the port is replaced by $MASTER_PORT; a date is not drawn at random.
   EXPECT_EQ(reported, (std::vector<std::string>{"$SEED", "$redis_password", "$TAG", "$RANDOM"}));
@@ -369,11 +370,7 @@ TEST(LaunchCommand, NamesInADoubleQuotedStepScriptAreReportedOnceWhereTheScriptI
   EXPECT_NE(body_of(t).find("cd ${TMPDIR:-/tmp} && python t.py --host $(hostname -s)\n"),
             std::string::npos)
       << body_of(t);
-  size_t approximated = 0;
-  for (const Diagnostic& d : t.diagnostics) {
-    approximated += d.code == Code::slurm_variable_approximated;
-  }
-  EXPECT_EQ(approximated, 2U);
+  EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_variable_approximated).size(), 2U);
   EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped))
       << message_of(t, Code::slurm_variable_unmapped);
 }
@@ -749,9 +746,7 @@ TEST(LaunchDiagnostics, SlurmCommandsThatOnlyReportOnTheJobAreRemoved) {
   // Output the script reads, and commands that act, stay (and are reported).
   EXPECT_NE(body.find("STATE=$(squeue -j"), std::string::npos);
   EXPECT_NE(body.find("\nscontrol requeue $SLURM_JOB_ID\n"), std::string::npos);
-  size_t reports = 0;
-  for (const Diagnostic& d : t.diagnostics) reports += d.code == Code::slurm_command_in_body;
-  EXPECT_EQ(reports, 5U);
+  EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_command_in_body).size(), 5U);
 }
 
 TEST(LaunchDiagnostics, ProcessesPerNodeDisagreeingWithTheGpusIsReported) {
