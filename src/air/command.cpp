@@ -1099,6 +1099,7 @@ class CommandMapper final : public CommandEditor {
     const uint64_t step_tasks_per_node = srun_tasks_per_node(site);
     report_step_gpu_subset(site);
     report_dropped_srun_options(site);
+    report_unread_task_count(site);
     if (site.srun_operand >= words.size()) {
       report(Code::slurm_command_in_body, site.view, site.command->span,
              "srun without a program to run", "remove the line");
@@ -1214,22 +1215,88 @@ class CommandMapper final : public CommandEditor {
     edit(site.view, Span{span.end, span.end}, "; fi", "end of the node guard");
   }
 
-  uint64_t srun_tasks_per_node(const Site& site) const {
-    std::optional<uint64_t> tasks, per_node, nodes;
+  /// A task or node count given to srun, as the batch shell knew it.
+  struct StepCount {
+    std::optional<uint64_t> value;  // unset: the job's own count, or unread
+    bool unread = false;            // an expansion whose value the script does not give
+  };
+
+  /// `-n 8`, or an expansion the batch shell knew: `$SLURM_GPUS_PER_NODE`,
+  /// `$((SLURM_NNODES * 8))`, `$NGPU` assigned earlier. `$SLURM_NTASKS` and
+  /// its kin repeat the job's count, which the step inherits anyway.
+  StepCount srun_count(const Site& site, const directives::Option& option) const {
+    if (!option.value) return {};
+    if (const auto number = values::parse_positive_int(*option.value)) return {*number};
+    const ast::Word* word = word_at(site, option.value_span);
+    if (word == nullptr || option.value_span.empty()) return {std::nullopt, true};
+    const ShellValue value = value_in_word(site, *word, option.value_span);
+    if (value.number) return {value.number};
+    if (repeats_job_task_count(site, option)) return {};
+    return {std::nullopt, true};
+  }
+
+  bool repeats_job_task_count(const Site& site, const directives::Option& option) const {
+    std::string_view name = source(site.view, option.value_span);
+    auto trim = [&](std::string_view open, char close) {
+      if (name.starts_with(open) && name.ends_with(close)) {
+        name = name.substr(open.size(), name.size() - open.size() - 1);
+      }
+    };
+    trim("\"", '"');
+    trim("${", '}');
+    if (name.starts_with('$')) name.remove_prefix(1);
+    return name == "SLURM_NTASKS" || name == "SLURM_NPROCS" || name == "SLURM_NTASKS_PER_NODE" ||
+           name == "SLURM_TASKS_PER_NODE";
+  }
+
+  /// The tasks per node the step starts, and the count option it could not
+  /// read (`--ntasks-per-node=${DGXNGPU}` with DGXNGPU set in a file the
+  /// script sources), in which case the step's other counts or the job's
+  /// stand in.
+  struct StepTasks {
+    uint64_t per_node = 1;
+    const directives::Option* unread = nullptr;
+  };
+
+  StepTasks srun_tasks(const Site& site) const {
+    StepCount tasks, per_node, nodes;
+    const directives::Option* unread_tasks = nullptr;
+    const directives::Option* unread_per_node = nullptr;
     for (const auto& option : site.srun->options) {
-      const auto value =
-          option.value ? values::parse_positive_int(*option.value) : values::Parsed<uint64_t>{};
-      if (!value) continue;
-      if (option.name() == "ntasks") tasks = *value;
-      if (option.name() == "ntasks-per-node") per_node = *value;
-      if (option.name() == "nodes") nodes = *value;
+      const std::string_view name = option.name();
+      if (name != "ntasks" && name != "ntasks-per-node" && name != "nodes") continue;
+      const StepCount count = srun_count(site, option);
+      if (name == "ntasks") tasks = count, unread_tasks = count.unread ? &option : nullptr;
+      if (name == "ntasks-per-node") {
+        per_node = count, unread_per_node = count.unread ? &option : nullptr;
+      }
+      if (name == "nodes") nodes = count;
     }
-    if (per_node) return *per_node;
-    if (tasks) {
-      const uint64_t n = nodes.value_or(compute_.nodes);
-      return n == 0 ? *tasks : (*tasks + n - 1) / n;
+    if (per_node.value) return {*per_node.value};
+    if (tasks.value) {
+      const uint64_t n = nodes.value.value_or(compute_.nodes);
+      return {n == 0 ? *tasks.value : (*tasks.value + n - 1) / n, unread_per_node};
     }
-    return job_.tasks_per_node().value_or(1);
+    return {job_.tasks_per_node().value_or(1),
+            unread_per_node != nullptr ? unread_per_node : unread_tasks};
+  }
+
+  uint64_t srun_tasks_per_node(const Site& site) const { return srun_tasks(site).per_node; }
+
+  /// A task count the translation cannot read decides how many processes
+  /// each node starts: say which count stood in for it.
+  void report_unread_task_count(const Site& site) {
+    const StepTasks step = srun_tasks(site);
+    if (step.unread == nullptr) return;
+    const std::string per_node = std::to_string(step.per_node);
+    report(Code::srun_task_count_unread, site.view, step.unread->span,
+           "`" + std::string(source(site.view, step.unread->span)) +
+               "`: the translation cannot read this count from the script, so it cannot tell "
+               "how many tasks the step started; it starts " +
+               per_node + (step.per_node == 1 ? " process" : " processes") +
+               " per node, as the step's other counts or the job's say",
+           "set the variable in the script (for example the value its sourced config file "
+           "gives), or write the count as a number, and convert again");
   }
 
   /// The node a one-node srun step ran on: `-N1`/`-n1` (the first node),
@@ -1584,15 +1651,19 @@ class CommandMapper final : public CommandEditor {
   }
 
   ShellValue option_value(const Site& site, const LauncherOption& option) const {
+    return value_in_word(site, site.command->words[option.value_word], option.value_span);
+  }
+
+  /// The value `value` spans in `word`: the whole word, or what follows the
+  /// `=` of `--name=value`.
+  ShellValue value_in_word(const Site& site, const ast::Word& word, Span value) const {
     const ValueReader reader = reader_for(site.view);
-    const ast::Word& word = site.command->words[option.value_word];
-    if (option.value_word != option.word) return reader.word(word);
-    // `--name=value`: read the parts after the `=`.
+    if (value.begin <= word.span.begin) return reader.word(word);
     std::vector<ast::WordPart> rest;
     for (const ast::WordPart& part : word.parts) {
-      if (part.span.end <= option.value_span.begin) continue;
+      if (part.span.end <= value.begin) continue;
       ast::WordPart copy = part;
-      if (part.kind == ast::PartKind::literal && part.span.begin < option.value_span.begin) {
+      if (part.kind == ast::PartKind::literal && part.span.begin < value.begin) {
         const size_t eq = copy.text.find('=');
         copy.text = eq == std::string::npos ? copy.text : copy.text.substr(eq + 1);
       }
@@ -1642,11 +1713,11 @@ class CommandMapper final : public CommandEditor {
     const std::string_view written = source(site.view, option.value_span);
     const std::string gpus = std::to_string(compute_.gpus_per_node);
     if (written == "gpu" || written == "auto") return;  // torchrun counts the GPUs itself
-    if (value.number == compute_.gpus_per_node) {
+    if (value.meaning == Meaning::gpus_per_node) {
+      set_value(site, option, "\"$LOCAL_WORLD_SIZE\"", "one process per GPU of the node");
+    } else if (value.number == compute_.gpus_per_node) {
       set_value(site, option, "\"${LOCAL_WORLD_SIZE:-" + gpus + "}\"",
                 "one process per GPU of the node");
-    } else if (value.meaning == Meaning::gpus_per_node) {
-      set_value(site, option, "\"$LOCAL_WORLD_SIZE\"", "one process per GPU of the node");
     } else {
       report(Code::launcher_count_mismatch, site.view, option.value_span,
              "--" + option.name + "=" +

@@ -158,7 +158,8 @@ ShellValue ValueReader::named(std::string_view name, uint32_t at) const {
       name == "NUM_NODES") {
     return known(Meaning::node_count, nodes);
   }
-  if (name == "SLURM_GPUS_ON_NODE" || name == "LOCAL_WORLD_SIZE") {
+  if (name == "SLURM_GPUS_ON_NODE" || name == "SLURM_GPUS_PER_NODE" ||
+      name == "SLURM_STEP_GPUS_ON_NODE" || name == "LOCAL_WORLD_SIZE") {
     return known(Meaning::gpus_per_node, gpus);
   }
   if (name == "WORLD_SIZE") return known(Meaning::total_gpus, nodes * gpus);

@@ -768,6 +768,43 @@ TEST(LaunchDiagnostics, TasksPerNodeOtherThanGpusKeepsTheTaskCount) {
   EXPECT_TRUE(has_code(t, Code::tasks_started_by_torchrun));
 }
 
+// srun's task counts written as expansions: what the batch shell knew is
+// read; a count only a sourced file gives is reported, not guessed at.
+TEST(LaunchCommand, TaskCountsFromKnownExpansionsStartOneProcessPerGpu) {
+  using namespace std::string_literals;
+  const std::string k2x8Job = "#SBATCH --nodes=2 --gpus-per-node=h100:8\n";
+  for (const std::string& step :
+       {"srun --ntasks-per-node=$SLURM_GPUS_PER_NODE python -u train.py\n"s,
+        "NGPU=8\nsrun --ntasks-per-node=\"${NGPU}\" python -u train.py\n"s,
+        "srun -n $((SLURM_NNODES * 8)) python -u train.py\n"s}) {
+    const Translation t = run(script(k2x8Job, step));
+    const std::string body = body_of(t);
+    EXPECT_NE(body.find(kPerNode + kShim + "python -u train.py\n"), std::string::npos) << step;
+    EXPECT_TRUE(has_code(t, Code::tasks_started_by_torchrun)) << step;
+    EXPECT_FALSE(has_code(t, Code::srun_task_count_unread)) << step;
+  }
+}
+
+TEST(LaunchCommand, TaskCountRepeatingTheJobsIsTheJobs) {
+  const Translation t = run(script(k2x8Tasks, "srun -n \"$SLURM_NTASKS\" python train.py\n"));
+  EXPECT_EQ(body_of(t), kPerNode + kShim + "python train.py\n");
+  EXPECT_FALSE(has_code(t, Code::srun_task_count_unread));
+}
+
+TEST(LaunchDiagnostics, TaskCountTheScriptDoesNotGiveIsReported) {
+  const Translation t = run(script(k2x8,
+                                   "source config_DGXA100.sh\n"
+                                   "srun --ntasks=\"$((SLURM_JOB_NUM_NODES * DGXNGPU))\" "
+                                   "--ntasks-per-node=\"${DGXNGPU}\" python train.py\n"));
+  EXPECT_EQ(body_of(t).substr(body_of(t).find('\n') + 1), "python train.py\n");
+  const auto unread = testing::diagnostics_with(t, Code::srun_task_count_unread);
+  ASSERT_EQ(unread.size(), 1U);
+  EXPECT_EQ(unread[0].message,
+            "`--ntasks-per-node=\"${DGXNGPU}\"`: the translation cannot read this count from the "
+            "script, so it cannot tell how many tasks the step started; it starts 1 process per "
+            "node, as the step's other counts or the job's say");
+}
+
 TEST(LaunchDiagnostics, SeveralLaunchersPerNodeAreReported) {
   const Translation t = run(script(k2x8Tasks, "srun torchrun --nproc_per_node=8 t.py\n"));
   EXPECT_TRUE(has_code(t, Code::one_task_per_gpu));
