@@ -258,6 +258,11 @@ class CommandMapper final : public CommandEditor {
     for (const Site& site : body_.sites) {
       if (!is_replaced(site.view, site.command->span)) map_site(site);
     }
+    for (const Site& site : body_.sites) {
+      if (fills_double_quoted_script(site) && !is_replaced(site.view, site.command->span)) {
+        read_batch_expansions(site);
+      }
+    }
     for (const Site& head : body_.compound_heads) rewrite_compound_head(head);
     keep_blocks_non_empty();
     // Inner scripts first: an outer one is written with their rewrites.
@@ -1032,9 +1037,50 @@ class CommandMapper final : public CommandEditor {
         break;
     }
     report_launcher_in_variable(site);
+    // Expansions the batch shell fills into a double-quoted `bash -c` script
+    // are read once that script is mapped: what its mapping replaced
+    // (`--rdzv_id=$SLURM_JOB_ID`) is not a variable left behind.
+    if (!fills_double_quoted_script(site)) read_batch_expansions(site);
+    check_runs_on_every_node(site);
+  }
+
+  void read_batch_expansions(const Site& site) {
     report_values_drawn_per_node(site);
     rewrite_variables(site);
-    check_runs_on_every_node(site);
+  }
+
+  bool fills_double_quoted_script(const Site& site) const {
+    return site.nested_script >= 0 && !body_.views[nested_of(site).view].exact;
+  }
+
+  const slurm::NestedScript& nested_of(const Site& site) const {
+    return *body_.nested[static_cast<size_t>(site.nested_script)];
+  }
+
+  /// Whether `span` of a double-quoted `bash -c` script's view is an
+  /// expansion the batch shell filled in.
+  bool is_filled_in(uint32_t view, Span span) const {
+    if (body_.views[view].exact) return false;
+    for (const auto& nested : body_.nested) {
+      if (nested->view != view) continue;
+      return std::any_of(nested->outer_expansions.begin(), nested->outer_expansions.end(),
+                         [&](Span filled) { return filled.begin <= span.begin && span.end <= filled.end; });
+    }
+    return false;
+  }
+
+  /// Whether the mapping of a double-quoted `bash -c` script replaced what
+  /// `span`, an expansion of the batch script filled into it, became there.
+  bool is_replaced_in_nested_script(const Site& site, Span span) const {
+    if (!fills_double_quoted_script(site)) return false;
+    const slurm::NestedScript& nested = nested_of(site);
+    for (size_t k = 0; k < nested.outer_sources.size(); ++k) {
+      const Span from = nested.outer_sources[k];
+      if (span.begin < from.begin || span.end > from.end) continue;
+      const uint32_t at = nested.outer_expansions[k].begin + (span.begin - from.begin);
+      return is_replaced(nested.view, Span{at, at + span.size()});
+    }
+    return false;
   }
 
   /// `SEED=$RANDOM` ... `srun torchrun ... --seed $SEED`: the batch shell drew
@@ -1060,7 +1106,12 @@ class CommandMapper final : public CommandEditor {
         report_random_parts(site, reader, part.parts);
         continue;
       }
-      if (part.kind != ast::PartKind::param || is_replaced(site.view, part.span)) continue;
+      // An expansion the batch shell filled into a double-quoted script is
+      // reported where the batch script writes it, by the outer command.
+      if (part.kind != ast::PartKind::param || is_replaced(site.view, part.span) ||
+          is_replaced_in_nested_script(site, part.span) || is_filled_in(site.view, part.span)) {
+        continue;
+      }
       if (reader.variable(part).meaning != Meaning::random) continue;
       if (std::find(drawn_reported_.begin(), drawn_reported_.end(), part.text) !=
           drawn_reported_.end()) {
@@ -1082,7 +1133,7 @@ class CommandMapper final : public CommandEditor {
   bool starts_tasks_per_gpu(const Site& site) const {
     if (srun_tasks_per_node(site) <= 1) return false;
     if (site.nested_script >= 0) {
-      const uint32_t view = body_.nested[static_cast<size_t>(site.nested_script)]->view;
+      const uint32_t view = nested_of(site).view;
       return std::none_of(body_.sites.begin(), body_.sites.end(), [&](const Site& s) {
         return s.view == view && is_distributed_launcher(s.launcher.kind);
       });
@@ -1178,7 +1229,7 @@ class CommandMapper final : public CommandEditor {
            "can drop it and let Lightning use its torchrun environment");
     if (site.nested_script >= 0) {
       per_gpu_nested_.push_back(&site);
-      shim_views_.push_back(body_.nested[static_cast<size_t>(site.nested_script)]->view);
+      shim_views_.push_back(nested_of(site).view);
       edit(site.view, prefix, per_node_torchrun(procs),
            "one process per GPU, started on every node by torchrun");
       return;
@@ -1551,7 +1602,7 @@ class CommandMapper final : public CommandEditor {
   /// when something around it (redirects, `&`, a pipeline) still applies.
   void unwrap_nested_script(const Site& site) {
     if (site.nested_script < 0 || is_replaced(site.view, site.command->span)) return;
-    const slurm::NestedScript& nested = *body_.nested[static_cast<size_t>(site.nested_script)];
+    const slurm::NestedScript& nested = nested_of(site);
     const slurm::TextView& view = body_.views[nested.view];
     if (!site.srun) {
       requote_line_script(site, nested);
@@ -2036,7 +2087,9 @@ class CommandMapper final : public CommandEditor {
 
   void rewrite_parts(const Site& site, const std::vector<ast::WordPart>& parts) {
     for (const ast::WordPart& part : parts) {
-      if (is_replaced(site.view, part.span)) continue;
+      if (is_replaced(site.view, part.span) || is_replaced_in_nested_script(site, part.span)) {
+        continue;
+      }
       if (part.kind == ast::PartKind::param) rewrite_variable(site, part);
       if (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted) {
         rewrite_deferred_variables(site, part);
@@ -2127,6 +2180,10 @@ class CommandMapper final : public CommandEditor {
     if (is_own_value(site.view, part.text, part.span.begin)) return;
     report_batch_node_rank(site, part);
     const VariableRule rule = rule_for(part.text, job_, compute_, experiment_name_);
+    // A name the batch shell filled into a double-quoted script is renamed
+    // here, where the script is rewritten, and reported by the outer command
+    // at the column the batch script writes it.
+    const bool reported_outside = is_filled_in(site.view, part.span);
     switch (rule.action) {
       case VariableAction::keep:
         return;
@@ -2137,7 +2194,7 @@ class CommandMapper final : public CommandEditor {
         const Span name{static_cast<uint32_t>(part.span.begin + at),
                         static_cast<uint32_t>(part.span.begin + at + part.text.size())};
         edit(site.view, name, rule.replacement, rule.reason);
-        if (!rule.exact) {
+        if (!rule.exact && !reported_outside) {
           report(Code::slurm_variable_approximated, site.view, part.span,
                  "$" + part.text + " becomes $" + rule.replacement + ": " + rule.reason, rule.hint);
         }
@@ -2145,10 +2202,12 @@ class CommandMapper final : public CommandEditor {
       }
       case VariableAction::literal:
         edit(site.view, part.span, rule.replacement, rule.reason);
+        if (reported_outside) return;
         report(Code::slurm_variable_approximated, site.view, part.span,
                "$" + part.text + " becomes " + rule.replacement + ": " + rule.reason, rule.hint);
         return;
       case VariableAction::report:
+        if (reported_outside) return;
         report(Code::slurm_variable_unmapped, site.view, part.span,
                "$" + part.text + " " + rule.reason, rule.hint);
         return;

@@ -86,8 +86,7 @@ bool starts_with_option(std::string_view written) {
   return i < written.size() && written[i] == '-';
 }
 
-std::string script_text_of(const ast::Word& word, std::string_view source,
-                           std::vector<Span>& expansions);
+std::string script_text_of(const ast::Word& word, std::string_view source, NestedScript& nested);
 
 /// The value part of a declaration builtin's `NAME=value` word.
 std::optional<ast::Word> declared_value(const ast::Word& word, std::string_view name) {
@@ -491,7 +490,7 @@ class Walker {
       // A double-quoted script whose expansions the batch shell filled in:
       // on AI Runtime the same shell runs the script itself, so each
       // expansion is kept as written and evaluated there.
-      nested->text = script_text_of(word, body_.views[0].text, nested->outer_expansions);
+      nested->text = script_text_of(word, body_.views[0].text, *nested);
       view =
           TextView{nested->text, {0, static_cast<uint32_t>(nested->text.size())}, false, word.span};
       nested->parse = parse_script(nested->text, 0);
@@ -518,9 +517,9 @@ class Walker {
 };
 
 /// The text a `bash -c` word hands to bash: quotes and escapes removed, each
-/// expansion written as in the source (`$head_node`, `$(hostname)`).
-std::string script_text_of(const ast::Word& word, std::string_view source,
-                           std::vector<Span>& expansions) {
+/// expansion written as in the source (`$head_node`, `$(hostname)`) and
+/// recorded in `nested` with where it stands in both texts.
+std::string script_text_of(const ast::Word& word, std::string_view source, NestedScript& nested) {
   std::string out;
   auto append = [&](const ast::WordPart& part) {
     switch (part.kind) {
@@ -532,7 +531,8 @@ std::string script_text_of(const ast::Word& word, std::string_view source,
       default: {
         const auto begin = static_cast<uint32_t>(out.size());
         out += source.substr(part.span.begin, part.span.size());
-        expansions.push_back(Span{begin, static_cast<uint32_t>(out.size())});
+        nested.outer_expansions.push_back(Span{begin, static_cast<uint32_t>(out.size())});
+        nested.outer_sources.push_back(part.span);
       }
     }
   };

@@ -78,8 +78,10 @@ struct Site {
 
 struct NestedScript {
   std::string text;  // owned copy for double-quoted scripts (empty when exact)
-  // In `text`: the expansions the batch shell filled in, as written.
+  // In `text`: the expansions the batch shell filled in, as written; and
+  // the same expansions where they stand in the batch script (view 0).
   std::vector<Span> outer_expansions;
+  std::vector<Span> outer_sources;
   ParseResult parse;
   uint32_t view = 0;
   Span word;  // the command word handing it over: the script, or "$NAME" holding it

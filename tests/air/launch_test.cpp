@@ -364,6 +364,24 @@ TEST(LaunchDiagnostics, ValuesDrawnAtRandomForEveryNodeAreReportedWhereAStepRead
   EXPECT_FALSE(has_code(one, Code::value_drawn_per_node));
 }
 
+// The batch shell fills `$SLURM_JOB_ID` and `$ID` into the script; the
+// script's torchrun replaces its rendezvous id. Only what is left is reported,
+// at the column the batch script writes it.
+TEST(LaunchDiagnostics, ExpansionsFilledIntoADoubleQuotedScriptAreReadAfterItsMapping) {
+  const Translation t = run(script(
+      k2x8, "ID=$RANDOM\n"
+            "srun bash -c \"torchrun --nnodes=2 --nproc_per_node=8 --rdzv_id=$SLURM_JOB_ID "
+            "--rdzv_backend=c10d --rdzv_endpoint=$(hostname):29500 t.py --seed $ID "
+            "--tag $SLURM_JOB_ID\"\n"));
+  EXPECT_NE(body_of(t).find("--rdzv_id=\"$MLFLOW_RUN_ID\""), std::string::npos) << body_of(t);
+  const auto unmapped = testing::diagnostics_with(t, Code::slurm_variable_unmapped);
+  ASSERT_EQ(unmapped.size(), 1U);
+  EXPECT_EQ(unmapped[0].span.begin, t.file->text().rfind("$SLURM_JOB_ID"));
+  const auto drawn = testing::diagnostics_with(t, Code::value_drawn_per_node);
+  ASSERT_EQ(drawn.size(), 1U);
+  EXPECT_EQ(drawn[0].span.begin, t.file->text().find("$ID --tag"));
+}
+
 TEST(LaunchCommand, NamesInADoubleQuotedStepScriptAreReportedOnceWhereTheScriptIsRewritten) {
   const Translation t = run(script(
       k2x8, "srun bash -c \"cd \\$SLURM_TMPDIR && python t.py --host \\$SLURMD_NODENAME\"\n"));
