@@ -428,7 +428,10 @@ class CommandMapper final : public CommandEditor {
   void remove_statement_if_replaced_by_runtime(const Site& site) {
     if (site.context.in_substitution || is_replaced(site.view, site.command->span)) return;
     const ast::Command& command = *site.command;
-    if (setup_.map_setup_command(site) || remove_slurm_report(site)) return;
+    if (setup_.map_setup_command(site) || remove_slurm_report(site) ||
+        remove_terminal_control(site)) {
+      return;
+    }
     auto assignments = assignments_of(command, site, body_.views[site.view].text);
     if (assignments.empty()) return;
     for (Assignment& a : assignments) {
@@ -476,6 +479,43 @@ class CommandMapper final : public CommandEditor {
            "MLflow run");
     remove_statement(site, "a Slurm command with no job to report on", {});
     return true;
+  }
+
+  /// `clear` or `tput sgr0` worked under Slurm with the TERM that sbatch
+  /// passed on from the submitting terminal. TERM is not among the variables
+  /// AI Runtime documents for its nodes; without it both print an error and
+  /// fail, ending a
+  /// `set -e` script before its launch line (`clear; srun ...` in the
+  /// BigScience templates). In a log they only ever wrote escape codes.
+  bool remove_terminal_control(const Site& site) {
+    if (site.program != "clear"sv && site.program != "tput"sv) return false;
+    if (script_sets_terminal_type()) return false;
+    const auto& words = site.command->words;
+    const bool names_type = std::any_of(words.begin() + 1, words.end(), [&](const ast::Word& w) {
+      return source(site.view, w.span).starts_with("-T");
+    });
+    if (names_type) return false;
+    report(Code::terminal_control_removed, site.view, site.command->span,
+           "`" + site.program +
+               "` needs the terminal type in TERM, which sbatch passed on from the submitting "
+               "shell; TERM is not among the variables AI Runtime sets, and without it `" +
+               site.program +
+               "` prints an error and fails (ending a `set -e` script); the line is removed",
+           "a run's log has no screen to control; set TERM in the command if the program "
+           "needs one");
+    remove_statement(site, "terminal control with no terminal", {});
+    return true;
+  }
+
+  /// `export TERM=xterm`, `TERM=dumb tput ...`: the script gives the type.
+  bool script_sets_terminal_type() const {
+    const std::string_view text = body_.views[0].text;
+    for (size_t at = text.find("TERM="); at != std::string_view::npos;
+         at = text.find("TERM=", at + 1)) {
+      const char before = at == 0 ? ' ' : text[at - 1];
+      if (!std::isalnum(static_cast<unsigned char>(before)) && before != '_') return true;
+    }
+    return false;
   }
 
   /// `export CUDA_VISIBLE_DEVICES=${SLURM_STEP_GPUS:-$SLURM_JOB_GPUS}`: the

@@ -767,6 +767,18 @@ TEST(LaunchDiagnostics, SlurmCommandsThatOnlyReportOnTheJobAreRemoved) {
   EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_command_in_body).size(), 5U);
 }
 
+TEST(LaunchCommand, TerminalControlIsRemovedUnlessTheScriptNamesATerminal) {
+  const Translation t = run(script(k2x8, "set -x -e\nclear; srun python t.py 2>&1 | tee log\n"
+                                         "tput sgr0\nRED=$(tput setaf 1)\ntput -T xterm bold\n"));
+  EXPECT_EQ(body_of(t),
+            "set -x -e\n: '[slurm2air] clear'; python t.py 2>&1 | tee log\n"
+            "# [slurm2air] tput sgr0\nRED=$(tput setaf 1)\ntput -T xterm bold\n");
+  EXPECT_EQ(testing::diagnostics_with(t, Code::terminal_control_removed).size(), 2U);
+  const Translation own = run(script(k2x8, "export TERM=xterm-256color\nclear\nsrun python t.py\n"));
+  EXPECT_NE(body_of(own).find("\nclear\n"), std::string::npos);
+  EXPECT_FALSE(has_code(own, Code::terminal_control_removed));
+}
+
 TEST(LaunchDiagnostics, ProcessesPerNodeDisagreeingWithTheGpusIsReported) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 --nproc_per_node=4 "
