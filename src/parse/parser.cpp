@@ -60,7 +60,9 @@ bool is_closer(ReservedWord word) {
 bool is_declaration_command(const ast::Word& word) {
   if (word.parts.size() != 1 || word.parts[0].kind != ast::PartKind::literal) return false;
   const std::string& t = word.parts[0].text;
-  return t == "export" || t == "declare" || t == "local" || t == "readonly" || t == "typeset";
+  // bash also reads `NAME=(...)` as one word after `let`, `eval` and `alias`.
+  return t == "export" || t == "declare" || t == "local" || t == "readonly" || t == "typeset" ||
+         t == "let" || t == "eval" || t == "alias";
 }
 
 }  // namespace
@@ -785,6 +787,37 @@ ast::Command Parser::parse_function_body(ast::Command function) {
 
 // Finds the `))` closing an arithmetic expression that starts at `from`;
 // nullptr when the parentheses do not close that way (then it is a subshell).
+namespace {
+
+/// The first error of a nested parse that bash would report as a syntax
+/// error; a nesting limit is the translation's own and stays fatal.
+const Diagnostic* syntax_error_in(const ParseResult& result) {
+  for (const Diagnostic& d : result.diagnostics) {
+    if (d.severity() == Severity::error && d.code != Code::nesting_too_deep) return &d;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+/// The `]` that closes a `[` opened just before `from`, nested brackets
+/// counted; null when there is none.
+const char* Parser::find_bracket_end(const char* from) const {
+  int depth = 0;
+  for (const char* it = from; it < end_; ++it) {
+    const char c = *it;
+    if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      if (depth == 0) return it;
+      --depth;
+    } else if (c == '\\' && it + 1 < end_) {
+      ++it;
+    }
+  }
+  return nullptr;
+}
+
 const char* Parser::find_arith_end(const char* from) const {
   int depth = 0;
   for (const char* it = from; it < end_; ++it) {
@@ -836,6 +869,11 @@ void Parser::parse_simple_command(ast::Command& command) {
                     std::string_view(word_start, static_cast<size_t>(it - word_start)));
         p_ = it;
         parse_array_elements(word.array_elements);
+        // The word goes on after the `)`: `let m=(t/60)%60`.
+        if (at_word_start()) {
+          ast::Word rest = parse_word();
+          for (ast::WordPart& part : rest.parts) word.parts.push_back(std::move(part));
+        }
         word.span = span(word_start, p_);
         command.words.push_back(std::move(word));
       } else {
@@ -1077,6 +1115,23 @@ void Parser::parse_dollar(Context context, std::vector<ast::WordPart>& parts) {
       parts.push_back(parse_braced_param());
       return;
     }
+    // `$[ expr ]`: arithmetic in the spelling older than `$(( ))`, which
+    // bash still accepts.
+    if (c == '[') {
+      const char* close = find_bracket_end(next + 1);
+      if (close == nullptr) {
+        fail(Code::unterminated_substitution, start, start + 2,
+             "unterminated arithmetic \"$[\" starting here", true);
+      }
+      ast::WordPart part;
+      part.kind = ast::PartKind::arith;
+      part.text.assign(next + 1, close);
+      part.inner = span(next + 1, close);
+      p_ = close + 1;
+      part.span = span(start, p_);
+      parts.push_back(std::move(part));
+      return;
+    }
     if (c == '\'' && (context == Context::unquoted || context == Context::brace_word)) {
       ast::WordPart part;
       part.kind = ast::PartKind::ansi_c_quoted;
@@ -1170,10 +1225,7 @@ ast::WordPart Parser::parse_braced_param() {
     prefix.clear();
   }
   const char* rest = p_;
-  if (!at_end() && *p_ == '[') {  // subscript: up to the matching `]`
-    while (!at_end() && *p_ != ']' && *p_ != '}') ++p_;
-    if (!at_end() && *p_ == ']') ++p_;
-  }
+  if (!at_end() && *p_ == '[') skip_subscript();
   // The operator: the longest of the spellings bash knows.
   static constexpr std::string_view kOps[] = {":-", ":=", ":+", ":?", "##", "%%", "//", "/#",
                                               "/%", "^^", ",,", "-",  "=",  "+",  "?",  "#",
@@ -1195,6 +1247,30 @@ ast::WordPart Parser::parse_braced_param() {
   ++p_;
   part.span = span(start, p_);
   return part;
+}
+
+/// `[...]` after a parameter's name, up to the `]` that matches: the
+/// subscript is arithmetic and may hold brackets, `${#a[@]}` or `$(( ))`
+/// (`${frac[$(( i % ${#frac[@]} ))]}`). Stops early at a `}` that closes
+/// the expansion, which leaves the error to the caller.
+void Parser::skip_subscript() {
+  int brackets = 0;
+  int braces = 0;
+  for (; !at_end(); ++p_) {
+    const char c = *p_;
+    if (c == '\\' && p_ + 1 < end_) {
+      ++p_;
+    } else if (c == '[') {
+      ++brackets;
+    } else if (c == ']' && --brackets == 0 && braces == 0) {
+      ++p_;
+      return;
+    } else if (c == '{') {
+      ++braces;
+    } else if (c == '}' && braces-- == 0) {
+      return;
+    }
+  }
 }
 
 // $(...) and <(...) / >(...): a nested list up to the closing parenthesis.
@@ -1259,12 +1335,25 @@ ast::WordPart Parser::parse_backtick() {
   // Spans inside are exact when nothing was unescaped, approximate otherwise.
   Parser child(content, offset(start + 1), limits_, depth_);
   ParseResult result = child.run();
-  for (Diagnostic& diagnostic : result.diagnostics) diagnostics_.push_back(std::move(diagnostic));
-  if (!result.complete) had_error_ = true;
-  part.script = std::make_shared<ast::Script>(std::move(result.script));
   p_ = it + 1;
   part.span = span(start, p_);
   part.inner = span(start + 1, it);
+  if (const Diagnostic* error = syntax_error_in(result)) {
+    // bash parses a backquoted command only when the line runs (`bash -n`
+    // accepts `seq 0 {{ (x * y)-1 }}` from a template there): kept as written.
+    diagnostics_.push_back({Code::backquote_not_bash, part.span,
+                            "the backquoted command is not valid bash (" + error->message +
+                                "); bash reads it only when the line runs, so it is kept as "
+                                "written and not translated",
+                            "fix the command, or fill in the template it comes from"});
+    part.script = std::make_shared<ast::Script>();
+  } else {
+    for (Diagnostic& diagnostic : result.diagnostics) {
+      diagnostics_.push_back(std::move(diagnostic));
+    }
+    if (!result.complete) had_error_ = true;
+    part.script = std::make_shared<ast::Script>(std::move(result.script));
+  }
   part.script->span = part.inner;
   return part;
 }

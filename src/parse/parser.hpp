@@ -106,6 +106,8 @@ class Parser {
   ast::Command parse_function_body(ast::Command function);
   bool try_parse_arith_command(ast::Command& command);
   const char* find_arith_end(const char* from) const;
+  const char* find_bracket_end(const char* from) const;
+  void skip_subscript();
   ast::Redirect parse_redirect();
   ast::Assignment parse_assignment(const char* value_start, std::string_view name, bool append);
   void parse_array_elements(std::vector<ast::Word>& elements);
