@@ -491,10 +491,10 @@ class Walker {
       // on AI Runtime the same shell runs the script itself, so each
       // expansion is kept as written and evaluated there.
       nested->text = script_text_of(word, body_.views[0].text, *nested);
-      view =
-          TextView{nested->text, {0, static_cast<uint32_t>(nested->text.size())}, false, word.span};
+      view = TextView{nested->text, {0, static_cast<uint32_t>(nested->text.size())}, false,
+                      word.span, nested->file_offsets};
       nested->parse = parse_script(nested->text, 0);
-      for (Diagnostic& d : nested->parse.diagnostics) d.span = word.span;
+      for (Diagnostic& d : nested->parse.diagnostics) d.span = view.file_span(d.span);
     }
     for (const Diagnostic& d : nested->parse.diagnostics) diagnostics_.push_back(d);
     // A script bash could not run either (a template's `{{ x|join(' ') }}`)
@@ -521,16 +521,28 @@ class Walker {
 /// recorded in `nested` with where it stands in both texts.
 std::string script_text_of(const ast::Word& word, std::string_view source, NestedScript& nested) {
   std::string out;
+  std::vector<uint32_t>& from = nested.file_offsets;
+  // Text copied from the file: each byte where it stands there.
+  auto copy = [&](Span span) {
+    out += source.substr(span.begin, span.size());
+    for (uint32_t at = span.begin; at < span.end; ++at) from.push_back(at);
+  };
   auto append = [&](const ast::WordPart& part) {
     switch (part.kind) {
-      case ast::PartKind::literal:
       case ast::PartKind::single_quoted:
+        copy(part.inner);
+        break;
+      case ast::PartKind::literal:
       case ast::PartKind::ansi_c_quoted:
+        // Unescaped text: its bytes point into the part, as near as they can.
         out += part.text;
+        for (uint32_t i = 0; i < part.text.size(); ++i) {
+          from.push_back(std::min(part.span.begin + i, std::max(part.span.end, 1U) - 1));
+        }
         break;
       default: {
         const auto begin = static_cast<uint32_t>(out.size());
-        out += source.substr(part.span.begin, part.span.size());
+        copy(part.span);
         nested.outer_expansions.push_back(Span{begin, static_cast<uint32_t>(out.size())});
         nested.outer_sources.push_back(part.span);
       }
@@ -547,6 +559,7 @@ std::string script_text_of(const ast::Word& word, std::string_view source, Neste
         ++i;
       }
       out.push_back(written[i]);
+      from.push_back(part.span.begin + static_cast<uint32_t>(i));
     }
   };
   for (const ast::WordPart& part : word.parts) {

@@ -29,6 +29,18 @@ struct TextView {
   Span window;        // the part of `text` this script occupies
   bool exact = true;  // spans are file offsets
   Span fallback;      // where to point diagnostics when not exact
+  // Not exact: the file offset of each byte of `text` (a script rebuilt from
+  // a double-quoted word, whose quotes and escapes are gone).
+  std::span<const uint32_t> file_offsets{};
+
+  /// Where `span` of this view stands in the file.
+  [[nodiscard]] Span file_span(Span span) const {
+    if (exact) return span;
+    if (span.begin >= file_offsets.size() || span.end > file_offsets.size()) return fallback;
+    const uint32_t begin = file_offsets[span.begin];
+    const uint32_t end = span.empty() ? begin : file_offsets[span.end - 1] + 1;
+    return Span{begin, std::max(begin, end)};
+  }
 };
 
 struct Context {
@@ -82,6 +94,7 @@ struct NestedScript {
   // the same expansions where they stand in the batch script (view 0).
   std::vector<Span> outer_expansions;
   std::vector<Span> outer_sources;
+  std::vector<uint32_t> file_offsets;  // of each byte of `text` (TextView::file_offsets)
   ParseResult parse;
   uint32_t view = 0;
   Span word;  // the command word handing it over: the script, or "$NAME" holding it
@@ -104,9 +117,9 @@ struct Body {
   std::unordered_map<const ast::Command*, std::vector<size_t>> container_option_words;
 
   /// Where to point a diagnostic about `span` of the site's view: the span
-  /// itself in the file, or the view's fallback for a rebuilt script.
+  /// itself in the file, or where a rebuilt script's bytes came from.
   [[nodiscard]] Span file_span(uint32_t view, Span span) const {
-    return views[view].exact ? span : views[view].fallback;
+    return views[view].file_span(span);
   }
   [[nodiscard]] Span file_span(const Site& site, Span span) const {
     return file_span(site.view, span);

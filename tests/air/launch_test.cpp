@@ -380,6 +380,11 @@ TEST(LaunchDiagnostics, ExpansionsFilledIntoADoubleQuotedScriptAreReadAfterItsMa
   const auto drawn = testing::diagnostics_with(t, Code::value_drawn_per_node);
   ASSERT_EQ(drawn.size(), 1U);
   EXPECT_EQ(drawn[0].span.begin, t.file->text().find("$ID --tag"));
+  // What the script's own mapping reports points into the quoted word too.
+  const auto replaced = testing::diagnostics_with(t, Code::launch_value_replaced);
+  ASSERT_EQ(replaced.size(), 1U);
+  EXPECT_EQ(t.file->slice(replaced[0].span), "$SLURM_JOB_ID");
+  EXPECT_EQ(replaced[0].span.begin, t.file->text().find("$SLURM_JOB_ID"));
 }
 
 TEST(LaunchCommand, NamesInADoubleQuotedStepScriptAreReportedOnceWhereTheScriptIsRewritten) {

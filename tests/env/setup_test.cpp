@@ -652,11 +652,12 @@ TEST(ScriptVariables, AScriptKeptInAVariableIsMappedWhereItIsUsed) {
       << t.workload->command;
   EXPECT_TRUE(command_has(t, "\nSETUP=\"module load x;")) << t.workload->command;
   EXPECT_FALSE(has_code(t, Code::shell_script_unread));
-  // Reports inside the script point at the assignment that holds it.
-  const size_t assignment = kHead.size() + std::string("SETUP=").size();
+  // Reports inside the script point into the assignment that holds it.
+  const size_t path =
+      kHead.size() + std::string("SETUP=\"module load x; python prep.py --out ").size();
   for (const Diagnostic& d : t.diagnostics) {
     if (d.code == Code::cluster_path) {
-      EXPECT_EQ(d.span.begin, assignment);
+      EXPECT_EQ(d.span.begin, path);
     }
   }
   EXPECT_NE(messages_of(t, Code::cluster_path).find("/scratch/u/data"), std::string::npos);
