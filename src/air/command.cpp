@@ -484,9 +484,8 @@ class CommandMapper final : public CommandEditor {
   /// `clear` or `tput sgr0` worked under Slurm with the TERM that sbatch
   /// passed on from the submitting terminal. TERM is not among the variables
   /// AI Runtime documents for its nodes; without it both print an error and
-  /// fail, ending a
-  /// `set -e` script before its launch line (`clear; srun ...` in the
-  /// BigScience templates). In a log they only ever wrote escape codes.
+  /// fail, ending a `set -e` script before its launch line (`clear; srun ...`
+  /// in the BigScience templates). In a log they only ever wrote escape codes.
   bool remove_terminal_control(const Site& site) {
     if (site.program != "clear"sv && site.program != "tput"sv) return false;
     if (script_sets_terminal_type()) return false;
@@ -1103,8 +1102,10 @@ class CommandMapper final : public CommandEditor {
     if (body_.views[view].exact) return false;
     for (const auto& nested : body_.nested) {
       if (nested->view != view) continue;
-      return std::any_of(nested->outer_expansions.begin(), nested->outer_expansions.end(),
-                         [&](Span filled) { return filled.begin <= span.begin && span.end <= filled.end; });
+      const auto& filled = nested->outer_expansions;
+      return std::any_of(filled.begin(), filled.end(), [&](Span expansion) {
+        return expansion.begin <= span.begin && span.end <= expansion.end;
+      });
     }
     return false;
   }
@@ -1357,11 +1358,16 @@ class CommandMapper final : public CommandEditor {
       const std::string_view name = option.name();
       if (name != "ntasks" && name != "ntasks-per-node" && name != "nodes") continue;
       const StepCount count = srun_count(site, option);
-      if (name == "ntasks") tasks = count, unread_tasks = count.unread ? &option : nullptr;
-      if (name == "ntasks-per-node") {
-        per_node = count, unread_per_node = count.unread ? &option : nullptr;
+      const directives::Option* unread = count.unread ? &option : nullptr;
+      if (name == "ntasks") {
+        tasks = count;
+        unread_tasks = unread;
+      } else if (name == "ntasks-per-node") {
+        per_node = count;
+        unread_per_node = unread;
+      } else {
+        nodes = count;
       }
-      if (name == "nodes") nodes = count;
     }
     if (per_node.value) return {*per_node.value};
     if (tasks.value) {

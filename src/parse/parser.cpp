@@ -785,8 +785,6 @@ ast::Command Parser::parse_function_body(ast::Command function) {
   return function;
 }
 
-// Finds the `))` closing an arithmetic expression that starts at `from`;
-// nullptr when the parentheses do not close that way (then it is a subshell).
 namespace {
 
 /// The first error of a nested parse that bash would report as a syntax
@@ -818,6 +816,8 @@ const char* Parser::find_bracket_end(const char* from) const {
   return nullptr;
 }
 
+// Finds the `))` closing an arithmetic expression that starts at `from`;
+// nullptr when the parentheses do not close that way (then it is a subshell).
 const char* Parser::find_arith_end(const char* from) const {
   int depth = 0;
   for (const char* it = from; it < end_; ++it) {

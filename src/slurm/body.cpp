@@ -491,8 +491,11 @@ class Walker {
       // on AI Runtime the same shell runs the script itself, so each
       // expansion is kept as written and evaluated there.
       nested->text = script_text_of(word, body_.views[0].text, *nested);
-      view = TextView{nested->text, {0, static_cast<uint32_t>(nested->text.size())}, false,
-                      word.span, nested->file_offsets};
+      view = TextView{nested->text,
+                      {0, static_cast<uint32_t>(nested->text.size())},
+                      false,
+                      word.span,
+                      nested->file_offsets};
       nested->parse = parse_script(nested->text, 0);
       for (Diagnostic& d : nested->parse.diagnostics) d.span = view.file_span(d.span);
     }

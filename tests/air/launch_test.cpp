@@ -368,11 +368,12 @@ TEST(LaunchDiagnostics, ValuesDrawnAtRandomForEveryNodeAreReportedWhereAStepRead
 // script's torchrun replaces its rendezvous id. Only what is left is reported,
 // at the column the batch script writes it.
 TEST(LaunchDiagnostics, ExpansionsFilledIntoADoubleQuotedScriptAreReadAfterItsMapping) {
-  const Translation t = run(script(
-      k2x8, "ID=$RANDOM\n"
-            "srun bash -c \"torchrun --nnodes=2 --nproc_per_node=8 --rdzv_id=$SLURM_JOB_ID "
-            "--rdzv_backend=c10d --rdzv_endpoint=$(hostname):29500 t.py --seed $ID "
-            "--tag $SLURM_JOB_ID\"\n"));
+  const Translation t =
+      run(script(k2x8,
+                 "ID=$RANDOM\n"
+                 "srun bash -c \"torchrun --nnodes=2 --nproc_per_node=8 --rdzv_id=$SLURM_JOB_ID "
+                 "--rdzv_backend=c10d --rdzv_endpoint=$(hostname):29500 t.py --seed $ID "
+                 "--tag $SLURM_JOB_ID\"\n"));
   EXPECT_NE(body_of(t).find("--rdzv_id=\"$MLFLOW_RUN_ID\""), std::string::npos) << body_of(t);
   const auto unmapped = testing::diagnostics_with(t, Code::slurm_variable_unmapped);
   ASSERT_EQ(unmapped.size(), 1U);
@@ -773,13 +774,15 @@ TEST(LaunchDiagnostics, SlurmCommandsThatOnlyReportOnTheJobAreRemoved) {
 }
 
 TEST(LaunchCommand, TerminalControlIsRemovedUnlessTheScriptNamesATerminal) {
-  const Translation t = run(script(k2x8, "set -x -e\nclear; srun python t.py 2>&1 | tee log\n"
-                                         "tput sgr0\nRED=$(tput setaf 1)\ntput -T xterm bold\n"));
+  const Translation t = run(script(k2x8,
+                                   "set -x -e\nclear; srun python t.py 2>&1 | tee log\n"
+                                   "tput sgr0\nRED=$(tput setaf 1)\ntput -T xterm bold\n"));
   EXPECT_EQ(body_of(t),
             "set -x -e\n: '[slurm2air] clear'; python t.py 2>&1 | tee log\n"
             "# [slurm2air] tput sgr0\nRED=$(tput setaf 1)\ntput -T xterm bold\n");
   EXPECT_EQ(testing::diagnostics_with(t, Code::terminal_control_removed).size(), 2U);
-  const Translation own = run(script(k2x8, "export TERM=xterm-256color\nclear\nsrun python t.py\n"));
+  const Translation own =
+      run(script(k2x8, "export TERM=xterm-256color\nclear\nsrun python t.py\n"));
   EXPECT_NE(body_of(own).find("\nclear\n"), std::string::npos);
   EXPECT_FALSE(has_code(own, Code::terminal_control_removed));
 }
