@@ -1328,17 +1328,9 @@ class CommandMapper final : public CommandEditor {
   }
 
   bool repeats_job_task_count(const Site& site, const directives::Option& option) const {
-    std::string_view name = source(site.view, option.value_span);
-    auto trim = [&](std::string_view open, char close) {
-      if (name.starts_with(open) && name.ends_with(close)) {
-        name = name.substr(open.size(), name.size() - open.size() - 1);
-      }
-    };
-    trim("\"", '"');
-    trim("${", '}');
-    if (name.starts_with('$')) name.remove_prefix(1);
-    return name == "SLURM_NTASKS" || name == "SLURM_NPROCS" || name == "SLURM_NTASKS_PER_NODE" ||
-           name == "SLURM_TASKS_PER_NODE";
+    const auto name = slurm::variable_of(source(site.view, option.value_span));
+    return name && (*name == "SLURM_NTASKS" || *name == "SLURM_NPROCS" ||
+                    *name == "SLURM_NTASKS_PER_NODE" || *name == "SLURM_TASKS_PER_NODE");
   }
 
   /// The tasks per node the step starts, and the count option it could not

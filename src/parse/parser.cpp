@@ -1098,13 +1098,7 @@ void Parser::parse_dollar(Context context, std::vector<ast::WordPart>& parts) {
     if (c == '(') {
       if (next + 1 < end_ && next[1] == '(') {
         if (const char* close = find_arith_end(next + 2)) {
-          ast::WordPart part;
-          part.kind = ast::PartKind::arith;
-          part.text.assign(next + 2, close);
-          part.inner = span(next + 2, close);
-          p_ = close + 2;
-          part.span = span(start, p_);
-          parts.push_back(std::move(part));
+          add_arith(parts, start, next + 2, close, 2);
           return;
         }
       }
@@ -1123,13 +1117,7 @@ void Parser::parse_dollar(Context context, std::vector<ast::WordPart>& parts) {
         fail(Code::unterminated_substitution, start, start + 2,
              "unterminated arithmetic \"$[\" starting here", true);
       }
-      ast::WordPart part;
-      part.kind = ast::PartKind::arith;
-      part.text.assign(next + 1, close);
-      part.inner = span(next + 1, close);
-      p_ = close + 1;
-      part.span = span(start, p_);
-      parts.push_back(std::move(part));
+      add_arith(parts, start, next + 1, close, 1);
       return;
     }
     if (c == '\'' && (context == Context::unquoted || context == Context::brace_word)) {
@@ -1161,6 +1149,18 @@ void Parser::parse_dollar(Context context, std::vector<ast::WordPart>& parts) {
   }
   ++p_;  // a `$` that starts no expansion is literal
   add_literal(parts, start, p_, "$");
+}
+
+// The arithmetic expansion from `start` (its `$`) whose expression is
+// [inner, close), closed by `closer_size` bytes at `close` (`))` or `]`).
+void Parser::add_arith(std::vector<ast::WordPart>& parts, const char* start, const char* inner,
+                       const char* close, size_t closer_size) {
+  ast::WordPart& part = parts.emplace_back();
+  part.kind = ast::PartKind::arith;
+  part.text.assign(inner, close);
+  part.inner = span(inner, close);
+  p_ = close + closer_size;
+  part.span = span(start, p_);
 }
 
 ast::WordPart Parser::parse_single_quoted() {

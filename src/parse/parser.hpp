@@ -107,6 +107,8 @@ class Parser {
   bool try_parse_arith_command(ast::Command& command);
   const char* find_arith_end(const char* from) const;
   const char* find_bracket_end(const char* from) const;
+  void add_arith(std::vector<ast::WordPart>& parts, const char* start, const char* inner,
+                 const char* close, size_t closer_size);
   void skip_subscript();
   ast::Redirect parse_redirect();
   ast::Assignment parse_assignment(const char* value_start, std::string_view name, bool append);
