@@ -157,7 +157,69 @@ bool under_code_root(std::string_view path) {
   return path != ".." && !path.starts_with("../") && path.find("/../") == std::string_view::npos;
 }
 
+/// The scripts that define `module` (Environment Modules, Lmod): AI Runtime
+/// nodes have neither, so sourcing them fails like the `module` calls after.
+bool is_module_system_init(std::string_view path) {
+  while (!path.empty() && (path.back() == '"' || path.back() == '\'')) path.remove_suffix(1);
+  for (std::string_view ending : {"/profile.d/modules.sh", "/profile.d/lmod.sh",
+                                  "/profile.d/z00_lmod.sh", "/profile.modules", "/slmodules.sh"}) {
+    if (path.ends_with(ending)) return true;
+  }
+  const size_t init = path.rfind("/init/");
+  if (init == std::string_view::npos) return false;
+  const std::string_view shell = path.substr(init + 6);
+  if (shell != "bash" && shell != "sh" && shell != "profile" && shell != "bash_completion") {
+    return false;
+  }
+  const std::string_view home = path.substr(0, init);
+  return home.ends_with("/Modules") || home.ends_with("/modules") || home.ends_with("/lmod") ||
+         home.ends_with("MODULESHOME") || home.ends_with("MODULESHOME}") ||
+         home.ends_with("LMOD_PKG") || home.ends_with("LMOD_PKG}");
+}
+
+/// Variables bash reads only from its own assignments, or at start-up: an
+/// inherited IFS is reset, and BASH_ENV, SHELLOPTS and the like would change
+/// the shell before its first line instead of where the script sets them.
+bool is_shell_setting(std::string_view name) {
+  return contains({"IFS", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "POSIXLY_CORRECT",
+                   "GLOBIGNORE", "BASH_XTRACEFD", "PS4"},
+                  name);
+}
+
 }  // namespace
+
+std::unordered_map<std::string_view, int> count_variable_writes(const slurm::Body& body) {
+  std::unordered_map<std::string_view, int> writes;
+  auto add = [&](std::string_view name) {
+    name = name.substr(0, name.find('['));  // `a[0]=x` writes a
+    if (is_variable_name(name)) ++writes[name];
+  };
+  for (const Site& site : body.sites) {
+    const ast::Command& command = *site.command;
+    if (command.words.empty()) {  // `A=1 B=2`; prefixes of a command last only for it
+      for (const ast::Assignment& a : command.assignments) add(a.name);
+      continue;
+    }
+    if (!slurm::is_declaration_builtin(site.program) &&
+        !contains({"unset", "read", "mapfile", "readarray", "getopts", "printf", "let"},
+                  site.program)) {
+      continue;
+    }
+    const std::string_view text = body.views[site.view].text;
+    for (size_t i = 1; i < command.words.size(); ++i) {
+      const std::string_view written = text.substr(command.words[i].span.begin,
+                                                   command.words[i].span.size());
+      add(written.substr(0, written.find_first_of("=+")));
+    }
+  }
+  for (const Site& head : body.compound_heads) {
+    const ast::CommandKind kind = head.command->kind;
+    if (kind == ast::CommandKind::for_clause || kind == ast::CommandKind::select_clause) {
+      add(head.command->name);
+    }
+  }
+  return writes;
+}
 
 std::vector<Assignment> assignments_of(const ast::Command& command, const Site& site,
                                        std::string_view view_text) {
@@ -187,7 +249,11 @@ std::vector<Assignment> assignments_of(const ast::Command& command, const Site& 
 
 bool is_setup_command(const ast::Command& command, const std::string& program,
                       std::string_view view_text) {
-  if (contains({"module", "ml", "spack", "conda", "mamba", "micromamba"}, program)) return true;
+  if (contains({"module", "ml", "spack", "conda", "mamba", "micromamba", "vpkg_require",
+                "vpkg_devrequire"},
+               program)) {
+    return true;
+  }
   // A virtual environment's own function: its activation is removed, so it is not defined.
   if (program == "deactivate"sv) return command.words.size() == 1;
   if ((program == "source"sv || program == "."sv) && command.words.size() >= 2) {
@@ -197,7 +263,7 @@ bool is_setup_command(const ast::Command& command, const std::string& program,
     while (!path.empty() && (path.back() == '"' || path.back() == '\'')) path.remove_suffix(1);
     return path == "activate" || path == "deactivate" || path.ends_with("/activate") ||
            path.ends_with("/deactivate") || path.ends_with("spack/setup-env.sh") ||
-           path.ends_with("conda.sh") || path.ends_with("/lmod/init/bash");
+           path.ends_with("conda.sh") || is_module_system_init(path);
   }
   if (program == "eval"sv && command.words.size() >= 2) {
     const ast::Word& arg = command.words[1];
@@ -244,7 +310,8 @@ bool SetupMapper::map_setup_command(const Site& site) {
     return map_pip_install(site);
   if (!is_setup_command(command, site.program, text)) return false;
   const std::string first(editor_.source(site.view, command.words.front().span));
-  if (site.program == "module"sv || site.program == "ml"sv || site.program == "spack"sv) {
+  if (site.program == "module"sv || site.program == "ml"sv || site.program == "spack"sv ||
+      site.program.starts_with("vpkg_")) {
     report_module(site);
     editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
     return true;
@@ -291,10 +358,14 @@ bool SetupMapper::map_setup_command(const Site& site) {
   }
   const std::string target(editor_.source(site.view, command.words[1].span));
   const bool spack = target.find("spack") != std::string::npos;
-  const bool lmod = target.find("lmod") != std::string::npos;
+  const bool modules = !spack && is_module_system_init(target);
+  const bool lmod = modules && target.find("lmod") != std::string::npos;
   editor_.report(Code::setup_command_removed, site.view, command.span,
-                 spack || lmod
-                     ? "`" + first + " " + target + "` sets up " + (spack ? "spack" : "Lmod") +
+                 spack || modules
+                     ? "`" + first + " " + target + "` sets up " +
+                           (spack  ? "spack"
+                            : lmod ? "Lmod"
+                                   : "environment modules (the `module` command)") +
                            ", which AI Runtime nodes do not have"
                      : "the virtual environment activated by `" + first + " " + target +
                            "` does not exist on AI Runtime nodes",
@@ -309,7 +380,9 @@ void SetupMapper::report_module(const Site& site) {
   const std::string program = site.program;
   size_t first = 1;
   std::string sub;
-  if (program != "ml"sv && words.size() >= 2) {
+  if (program.starts_with("vpkg_")) {  // VALET: `vpkg_require pkg/version ...`
+    first = 1;
+  } else if (program != "ml"sv && words.size() >= 2) {
     sub = slurm::literal_value(words[1]).value_or("");
     first = 2;
   } else if (program == "ml"sv && words.size() >= 2) {
@@ -513,7 +586,14 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
   }
   const bool any_secret = std::find(secret.begin(), secret.end(), true) != secret.end();
   const bool exported = assignments.front().exported;
-  const bool movable = exported && top_level(site) && !after_first_launch;
+  // Moved up front, a value would reach commands before its line, and a
+  // second assignment or an `unset` later would apply from the start.
+  if (!variable_writes_) variable_writes_ = count_variable_writes(body_);
+  const bool set_once = std::all_of(assignments.begin(), assignments.end(), [&](const Assignment& a) {
+    const auto found = variable_writes_->find(a.name);
+    return !is_shell_setting(a.name) && found != variable_writes_->end() && found->second == 1;
+  });
+  const bool movable = exported && top_level(site) && !after_first_launch && set_once;
   bool others_literal = true;
   for (size_t i = 0; i < assignments.size(); ++i) {
     if (!secret[i] && !assignments[i].literal) others_literal = false;

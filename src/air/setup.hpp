@@ -10,6 +10,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "air/container_call.hpp"
@@ -56,6 +58,11 @@ struct Assignment {
   Span value_span;
   bool exported = false;
 };
+
+/// How many commands of the script assign or unset each variable
+/// (`NAME=`, `export`/`declare`/`local`, `unset`, `read`, `for NAME`, ...).
+[[nodiscard]] std::unordered_map<std::string_view, int> count_variable_writes(
+    const slurm::Body& body);
 
 /// The assignments of a statement that only assigns (`A=1`, `export A=1 B`).
 [[nodiscard]] std::vector<Assignment> assignments_of(const ast::Command& command,
@@ -120,6 +127,7 @@ class SetupMapper {
   const slurm::Body& body_;
   const SetupOptions& options_;
   SetupResult& result_;
+  std::optional<std::unordered_map<std::string_view, int>> variable_writes_;  // when first asked
 };
 
 }  // namespace s2a::air

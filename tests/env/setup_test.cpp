@@ -108,6 +108,11 @@ INSTANTIATE_TEST_SUITE_P(
         SetupCase{"source \"$VENV/bin/activate\"\n", "virtual environment"},
         SetupCase{"deactivate\n", "`deactivate` ends a virtual environment"},
         SetupCase{"source /opt/spack/share/spack/setup-env.sh\n", "sets up spack"},
+        SetupCase{"source /etc/profile.d/modules.sh\n", "sets up environment modules"},
+        SetupCase{". /usr/share/Modules/init/bash\n", "sets up environment modules"},
+        SetupCase{"source \"${MODULESHOME}/init/sh\"\n", "sets up environment modules"},
+        SetupCase{"source /etc/profile.d/lmod.sh\n", "sets up Lmod"},
+        SetupCase{"vpkg_require cuda/11.2 openfold\n", "openfold has no known mapping"},
         SetupCase{"eval \"$(conda shell.bash hook)\"\n", "conda shell hook"}));
 
 TEST(Export, ListsBecomeEnvVariablesAndNamesAreReported) {
@@ -147,6 +152,30 @@ TEST(Exports, LiteralValuesStayStringsAndComputedOnesStay) {
   EXPECT_NE(t.yaml.find("BATCH: '32'"), std::string::npos) << t.yaml;
   EXPECT_NE(t.yaml.find("FLAG: 'true'"), std::string::npos);
   EXPECT_TRUE(command_has(t, "export OUT=/scratch/$USER"));
+}
+
+// Moved up front, a value would reach the commands before its line, and a
+// later assignment or `unset` would apply from the start.
+TEST(Exports, AVariableSetTwiceOrUnsetStaysWhereItIs) {
+  const Translation t = run(
+      "export OMP_NUM_THREADS=8\n./bench 1\nexport OMP_NUM_THREADS=16\n./bench 2\n"
+      "export CUDA_VISIBLE_DEVICES=0,1\n./bench 3\nunset CUDA_VISIBLE_DEVICES\n"
+      "export NCCL_DEBUG=INFO\nfor DS in a b; do export DS=x; done\nexport DS=y\npython t.py\n");
+  ASSERT_TRUE(t.workload);
+  ASSERT_EQ(t.workload->env_variables.size(), 1u) << t.yaml;
+  EXPECT_EQ(t.workload->env_variables[0].name, "NCCL_DEBUG");
+  EXPECT_TRUE(command_has(t, "\nexport OMP_NUM_THREADS=8\n./bench 1\nexport OMP_NUM_THREADS=16\n"))
+      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\nexport CUDA_VISIBLE_DEVICES=0,1\n"));
+  EXPECT_TRUE(command_has(t, "\nexport DS=y\n"));
+}
+
+// bash resets an inherited IFS, and reads BASH_ENV before the first line.
+TEST(Exports, ShellSettingsStayInTheCommand) {
+  const Translation t = run("export IFS=';'\nexport BASH_ENV=env.sh\npython t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(t.workload->env_variables.empty()) << t.yaml;
+  EXPECT_TRUE(command_has(t, "\nexport IFS=';'\nexport BASH_ENV=env.sh\n"));
 }
 
 struct SecretCase {
