@@ -1,5 +1,7 @@
 #include "emit/text_scan.hpp"
 
+#include <algorithm>
+
 #include "source/utf8.hpp"
 
 namespace s2a::emit {
@@ -41,6 +43,41 @@ bool is_literal_block_text(std::string_view text) {
 bool is_safe_line_text(std::string_view text) {
   if (is_printable_ascii(text)) return true;  // the common case, vectorized
   return is_safe_utf8_text(text, false);
+}
+
+size_t find_character_yaml_forbids(std::string_view text) {
+  if (is_printable_ascii_or(text, '\n', '\t')) return std::string_view::npos;  // the common case
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte == 0x7F || (byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r')) return i;
+    const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
+                    static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9F && text[i + 1] != '\x85';
+    if (c1) return i;
+  }
+  return std::string_view::npos;
+}
+
+void replace_unsafe_comment_bytes(std::span<char> text) {
+  const std::string_view view(text.data(), text.size());
+  if (is_printable_ascii_or(view, '\t', '\t')) return;  // the common case
+  for (size_t i = 0; i < text.size();) {
+    if (!outside_printable_ascii(text[i]) || text[i] == '\t') {
+      ++i;
+      continue;
+    }
+    const size_t length = static_cast<unsigned char>(text[i]) < 0x80
+                              ? 0
+                              : literal_safe_utf8_length(view, i);
+    if (length > 0) {
+      i += length;
+      continue;
+    }
+    // A bad sequence is replaced byte by byte, so offsets into the text stay.
+    const size_t bad = std::max<size_t>(utf8_sequence_length(view, i), 1);
+    for (size_t k = i; k < i + bad && k < text.size(); ++k) text[k] = '?';
+    i += bad;
+  }
 }
 
 }  // namespace s2a::emit

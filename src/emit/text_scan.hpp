@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string_view>
 
 namespace s2a::emit {
@@ -44,6 +45,17 @@ bool is_literal_block_text(std::string_view text);
 /// Text a plain or single-quoted scalar carries unchanged: printable ASCII and
 /// the UTF-8 characters literal_safe_utf8_length accepts (no tab, no newline).
 bool is_safe_line_text(std::string_view text);
+
+/// Where the first character YAML does not allow in a document is (a C0
+/// control other than tab and line breaks, DEL, a C1 control other than NEL),
+/// or npos. PyYAML and other strict readers refuse the document; yaml-cpp
+/// reads it.
+size_t find_character_yaml_forbids(std::string_view text);
+
+/// Each byte of `text` that may not stand in a comment as itself (controls,
+/// line breaks, a C1 control, U+2028/U+2029, a byte order mark, invalid
+/// UTF-8) becomes '?', in place: a comment quotes the user's line.
+void replace_unsafe_comment_bytes(std::span<char> text);
 
 inline size_t count_newlines(std::string_view text) {
   size_t count = 0;

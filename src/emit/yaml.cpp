@@ -74,11 +74,30 @@ std::string where(const SourceFile& file, Span span, const std::vector<Span>* re
     }
   }
   std::replace(shown.begin(), shown.end(), '\n', ' ');
+  replace_unsafe_comment_bytes(shown);
   if (cut) text += "...";
   return text;
 }
 
 // Out is YamlWriter (fast) or YAML::Emitter (everything else); see yaml_writer.hpp.
+/// yaml-cpp double-quotes a string holding U+007F but writes that byte as
+/// it is, which YAML forbids; the escape `\x7F` reads back as the same byte.
+/// Comments hold none (where() replaced them), so each one left is inside a
+/// double-quoted scalar.
+std::string escape_delete_characters(std::string yaml) {
+  if (yaml.find('\x7F') == std::string::npos) return yaml;
+  std::string out;
+  out.reserve(yaml.size() + 16);
+  for (char c : yaml) {
+    if (c == '\x7F') {
+      out += "\\x7F";
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 template <class Out>
 class WorkloadEmitter {
  public:
@@ -211,7 +230,8 @@ std::string emit_workload_yaml(const air::Workload& workload, const SourceFile& 
   WorkloadEmitter<YamlWriter> fast(workload, file, options);
   std::string yaml = fast.emit(literal);
   if (fast.good()) return yaml;
-  return WorkloadEmitter<YAML::Emitter>(workload, file, options).emit(literal);
+  return escape_delete_characters(
+      WorkloadEmitter<YAML::Emitter>(workload, file, options).emit(literal));
 }
 
 }  // namespace s2a::emit

@@ -221,6 +221,14 @@ std::optional<YamlDoc> read_simple_yaml(std::string_view text) {
 
 YamlDoc load_yaml(const std::string& text) {
   if (std::optional<YamlDoc> doc = read_simple_yaml(text)) return std::move(*doc);
+  // yaml-cpp reads characters that stricter readers (PyYAML, the CLI's)
+  // refuse; the document must be one they all read.
+  if (const size_t at = find_character_yaml_forbids(text); at != std::string::npos) {
+    throw YAML::ParserException(YAML::Mark::null_mark(),
+                                "byte " + std::to_string(static_cast<unsigned char>(text[at])) +
+                                    " at offset " + std::to_string(at) +
+                                    " is a character YAML does not allow");
+  }
   return to_yaml_doc(YAML::Load(text));
 }
 

@@ -138,5 +138,15 @@ TEST(YamlReader, DeclinesWhatItDoesNotKnow) {
   }
 }
 
+// yaml-cpp reads a raw DEL or C0/C1 control; PyYAML and the CLI's reader
+// refuse the document, so the check does too.
+TEST(YamlReader, RefusesCharactersYamlForbids) {
+  for (const char* text : {"a: \"x\x7Fy\"\n", "a: \"x\x01y\"\n", "a: b  # x\x7F\n",
+                           "a: \"x\xC2\x9By\"\n"}) {
+    EXPECT_THROW((void)load_yaml(text), YAML::Exception) << text;
+  }
+  EXPECT_EQ(load_yaml("a: \"x\\x7Fy\\x9b\"\n").entries.at(0).second.scalar, "x\x7F" "y\xC2\x9B");
+}
+
 }  // namespace
 }  // namespace s2a::emit

@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <yaml-cpp/yaml.h>
 
 #include <chrono>
 #include <filesystem>
 #include <string>
 
+#include "emit/text_scan.hpp"
 #include "source/utf8.hpp"
 #include "support/run_process.hpp"
 
@@ -98,6 +100,23 @@ TEST_F(BadInput, InvalidUtf8InTheBodyIsTranslated) {
   EXPECT_EQ(r.err.find("[S2A1000]"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("echo \"caf\xEF\xBF\xBD \xEF\xBF\xBD\""), std::string::npos) << r.out;
   EXPECT_EQ(with_valid_utf8(r.out), r.out);  // nothing left to replace: valid UTF-8
+}
+
+// DEL and C0 and C1 controls are characters YAML does not allow as they
+// are: values and the command escape them (double quotes), provenance
+// comments show '?' for them and for U+2028 (a line break to YAML 1.1).
+TEST_F(BadInput, ControlCharactersStayOutOfTheYaml) {
+  const std::string odd = "a\x7F\x01\xC2\x9B\xE2\x80\xA8" "b";
+  const ProcessResult r = run({write("ctl.sh", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8 --job-name=" + odd +
+                                                   "\nexport X=" + odd + "\npython x.py # " +
+                                                   odd + "\n")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(emit::find_character_yaml_forbids(r.out), std::string::npos) << r.out;
+  const YAML::Node yaml = YAML::Load(r.out);
+  EXPECT_EQ(yaml["env_variables"]["X"].as<std::string>(), odd);
+  EXPECT_NE(yaml["command"].as<std::string>().find("python x.py # " + odd + "\n"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("# line 3: export X=a???????b"), std::string::npos) << r.out;
 }
 
 TEST_F(BadInput, HugeScriptIsRefusedQuickly) {
