@@ -22,10 +22,12 @@ void sort_by_position(Diagnostics& diagnostics) {
 }
 
 /// Text with NUL bytes is binary, and an empty file has no job: neither is
-/// translated (sbatch refuses both too).
+/// translated (sbatch refuses both too). Nor is a program in another
+/// language (`#!/usr/bin/env python3`): read as bash it is only errors.
 bool is_a_script(const Diagnostics& diagnostics) {
   return std::none_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) {
-    return d.code == Code::nul_byte || d.code == Code::empty_script;
+    return d.code == Code::nul_byte || d.code == Code::empty_script ||
+           d.code == Code::interpreter_not_a_shell;
   });
 }
 

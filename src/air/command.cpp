@@ -12,6 +12,7 @@
 #include "air/process_counts.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
+#include "source/shebang.hpp"
 
 namespace s2a::air {
 namespace {
@@ -275,7 +276,7 @@ class CommandMapper final : public CommandEditor {
     // keeps the user's intent: Unix line ends.
     const std::string text =
         without_carriage_returns(dedent(apply_edits(top.text, top.window, edits_[0].edits())));
-    result_.command = "cd \"$CODE_SOURCE_PATH\"\n" + text;
+    result_.command = "cd \"$CODE_SOURCE_PATH\"\n" + shebang_set_line() + text;
     result_.dependencies = std::move(setup_result_.dependencies);
     result_.env_variables = std::move(setup_result_.env_variables);
     result_.secrets = std::move(setup_result_.secrets);
@@ -292,6 +293,15 @@ class CommandMapper final : public CommandEditor {
   }
 
  private:
+  /// `#!/bin/bash -ex` turned errexit and xtrace on for the whole job;
+  /// command.sh has no `#!` line of its own, so they are set first thing.
+  std::string shebang_set_line() const {
+    const std::optional<Shebang> shebang = read_shebang(file_.text());
+    const std::string letters = shebang ? set_options_of(*shebang) : std::string();
+    if (letters.empty()) return {};
+    return "set -" + letters + "  # " + std::string(shebang->argument) + " on the #! line\n";
+  }
+
   // --- edits and reports ----------------------------------------------------
 
   Span file_span(uint32_t view, Span span) const override { return body_.file_span(view, span); }

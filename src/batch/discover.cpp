@@ -10,6 +10,7 @@
 
 #include "batch/batch.hpp"
 #include "io/files.hpp"
+#include "source/shebang.hpp"
 
 namespace s2a::batch {
 namespace fs = std::filesystem;
@@ -18,33 +19,6 @@ namespace {
 // Version-control metadata is never a job script and can be huge.
 bool is_vcs_directory(const fs::path& name) {
   return name == ".git" || name == ".hg" || name == ".svn";
-}
-
-std::string_view first_word(std::string_view text) {
-  size_t begin = 0;
-  while (begin < text.size() && (text[begin] == ' ' || text[begin] == '\t')) ++begin;
-  size_t end = begin;
-  while (end < text.size() && text[end] != ' ' && text[end] != '\t') ++end;
-  return text.substr(begin, end - begin);
-}
-
-bool shebang_names_a_posix_shell(std::string_view line) {
-  if (line.substr(0, 2) != "#!") return false;
-  line.remove_prefix(2);
-  std::string_view program = first_word(line);
-  const auto base = [](std::string_view path) {
-    const size_t slash = path.rfind('/');
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
-  };
-  if (base(program) == "env") {
-    line.remove_prefix(line.find(program) + program.size());
-    program = first_word(line);
-    if (program == "-S") {  // env -S "bash -l"
-      line.remove_prefix(line.find(program) + program.size());
-      program = first_word(line);
-    }
-  }
-  return base(program) == "bash" || base(program) == "sh";
 }
 
 bool is_word_byte(char c) {
@@ -129,8 +103,8 @@ std::string root_prefix(const std::string& root, size_t root_count) {
 }  // namespace
 
 bool looks_like_sbatch_script(std::string_view text) {
-  const size_t first_newline = text.find('\n');
-  if (!shebang_names_a_posix_shell(text.substr(0, first_newline))) return false;
+  const std::optional<Shebang> shebang = read_shebang(text);
+  if (!shebang || !is_bash_or_sh(shebang->program)) return false;
   if (text.find('\0') != std::string_view::npos) return false;
   while (!text.empty()) {
     const size_t newline = text.find('\n');

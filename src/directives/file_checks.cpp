@@ -4,11 +4,13 @@
 // why a file fails the `#!` test (BOM, leading blank line).
 #include "directives/file_checks.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
 
 #include "directives/text_util.hpp"
+#include "source/shebang.hpp"
 #include "source/utf8.hpp"
 
 namespace s2a::directives::detail {
@@ -55,6 +57,44 @@ void check_shebang(std::string_view text, Diagnostics& out) {
                  "the script does not start with `#!`, so sbatch refuses it (\"This does not "
                  "look like a batch script\")",
                  "add an interpreter line such as `#!/bin/bash` as the very first line"});
+}
+
+/// sbatch runs the script with its `#!` program; AI Runtime runs command.sh
+/// with bash. zsh and ksh read most of a job script the same way, with
+/// differences that change values (arrays from 1, `$var` not split); csh and
+/// non-shells do not read it at all.
+void check_interpreter(std::string_view text, Diagnostics& out) {
+  const std::optional<Shebang> shebang = read_shebang(text);
+  if (!shebang || shebang->program.empty() || is_bash_or_sh(shebang->program)) return;
+  const std::string program(shebang->program);
+  auto named = [&](std::initializer_list<std::string_view> names) {
+    return std::any_of(names.begin(), names.end(),
+                       [&](std::string_view name) { return program.starts_with(name); });
+  };
+  if (named({"zsh", "ksh", "mksh", "pdksh", "yash"})) {
+    out.push_back({Code::interpreter_not_bash, shebang->line,
+                   "sbatch runs the script with " + program +
+                       " (its #! line); AI Runtime runs the command with bash, which reads some " +
+                       program + " syntax differently" +
+                       (program.starts_with("zsh")
+                            ? " (arrays count from 1, `$var` is not split into words, "
+                              "`$arr[1]` indexes)"
+                            : ""),
+                   "check the translated command under bash and rewrite the lines that are " +
+                       program + "'s own"});
+    return;
+  }
+  if (named({"csh", "tcsh", "fish", "python", "perl", "ruby", "Rscript", "R", "node", "julia",
+             "lua", "php", "awk"})) {
+    out.push_back({Code::interpreter_not_a_shell, shebang->line,
+                   "sbatch runs the script with " + program +
+                       " (its #! line), but AI Runtime runs the command with bash, which cannot "
+                       "read " +
+                       program + " code",
+                   "keep the script as a file under the code root and make the command run it "
+                   "(`" +
+                       program + " job_script`), with the resources from its #SBATCH lines"});
+  }
 }
 
 void check_nul(std::string_view text, Diagnostics& out) {
@@ -111,6 +151,7 @@ Diagnostics check_whole_file(std::string_view text) {
     return out;
   }
   check_shebang(text, out);
+  check_interpreter(text, out);
   check_nul(text, out);
   check_crlf(text, out);
   check_utf8(text, out);
