@@ -751,9 +751,7 @@ class CommandMapper final : public CommandEditor {
   /// script's assignments of them are removed).
   ShellValue held_value(const Site& site, std::string_view text) const {
     const std::string value = unquoted(text);
-    if (!value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
-          return std::isdigit(static_cast<unsigned char>(c));
-        })) {
+    if (is_digits(value)) {
       return {Meaning::number, std::stoull(value.substr(0, 18))};
     }
     std::string_view name = value;
@@ -2162,7 +2160,7 @@ class CommandMapper final : public CommandEditor {
       if (!quoted && (at == 0 || text[at - 1] != '\\')) continue;
       size_t begin = at + 1;
       if (begin < text.size() && text[begin] == '{') ++begin;
-      rename_slurm_name_at(site, part.span.begin, text, begin);
+      rename_slurm_name_at(site, part.span.begin, text, begin, false);
     }
   }
 
@@ -2177,12 +2175,14 @@ class CommandMapper final : public CommandEditor {
       const char before = at == 0 ? ' ' : text[at - 1];
       if (std::isalnum(static_cast<unsigned char>(before)) || before == '_') continue;
       if (dollar_names_are_parts && (before == '$' || before == '{')) continue;
-      rename_slurm_name_at(site, expression.begin, text, at);
+      rename_slurm_name_at(site, expression.begin, text, at, true);
     }
   }
 
   /// Renames (or reports) the Slurm variable whose name starts at text[begin].
-  void rename_slurm_name_at(const Site& site, uint32_t base, std::string_view text, size_t begin) {
+  /// In arithmetic a number can stand in the name's place.
+  void rename_slurm_name_at(const Site& site, uint32_t base, std::string_view text, size_t begin,
+                            bool arithmetic) {
     {
       size_t end = begin;
       while (end < text.size() &&
@@ -2202,6 +2202,11 @@ class CommandMapper final : public CommandEditor {
           report(Code::slurm_variable_approximated, site.view, name_span,
                  "$" + name + " becomes $" + rule.replacement + ": " + rule.reason, rule.hint);
         }
+      } else if (rule.action == VariableAction::literal && arithmetic &&
+                 is_digits(rule.replacement)) {
+        edit(site.view, name_span, rule.replacement, rule.reason);
+        report(Code::slurm_variable_approximated, site.view, name_span,
+               name + " becomes " + rule.replacement + ": " + rule.reason, rule.hint);
       } else if (rule.action == VariableAction::literal) {
         // Text a script writes (a heredoc, an escaped \$NAME): the value
         // cannot be put in the name's place here.

@@ -144,6 +144,10 @@ Compute map_compute(const slurm::Job& job, const std::optional<std::string>& for
   compute.gpus_per_node = type->gpus_per_node;
   compute.nodes = std::min(node_count, kMaxAccelerators);
   compute.num_accelerators = compute.nodes * type->gpus_per_node;
+  if (job.gpus && job.gpus->scope != slurm::GpuScope::exclusive_node && job.gpus_per_node() &&
+      wanted_per_node < type->gpus_per_node) {
+    compute.narrower_gpus_per_node = static_cast<uint32_t>(wanted_per_node);
+  }
 
   if (!forced_type && job.gpus && job.gpus->scope != slurm::GpuScope::exclusive_node &&
       wanted_per_node != type->gpus_per_node) {

@@ -183,9 +183,9 @@ class DeviceCheck {
   }
 
   /// `CUDA_VISIBLE_DEVICES=0,1,2,3` of a 4-GPU job on an 8-GPU shape: the
-  /// translation's launch counts are the node's ($LOCAL_WORLD_SIZE, which
-  /// Slurm's GPU counts become), so a launcher starts processes for GPUs
-  /// CUDA does not show.
+  /// translation's launch counts are the node's ($LOCAL_WORLD_SIZE: the
+  /// counts it writes for a launcher the script gave none), so a launcher
+  /// starts processes for GPUs CUDA does not show.
   void check_part_of_node(const DeviceList& list, const std::string& setting, Span at) {
     const uint32_t n = compute_.gpus_per_node;
     if (list.visible >= n || !counts_from_node_) return;
@@ -195,8 +195,7 @@ class DeviceCheck {
              " GPUs of a " + compute_.accelerator_type +
              " node, but launch counts on AI Runtime are the node's ($LOCAL_WORLD_SIZE = " +
              std::to_string(n) +
-             ", which Slurm's GPU counts become): a launcher started with them runs processes "
-             "that find no GPU of their own",
+             "): a launcher started with them runs processes that find no GPU of their own",
          "drop the assignment to use the whole node, or give the launcher " +
              std::to_string(list.visible) + " processes per node"});
   }

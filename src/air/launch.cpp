@@ -159,9 +159,13 @@ ShellValue ValueReader::named(std::string_view name, uint32_t at) const {
     return known(Meaning::node_count, nodes);
   }
   if (name == "SLURM_GPUS_ON_NODE" || name == "SLURM_GPUS_PER_NODE" ||
-      name == "SLURM_STEP_GPUS_ON_NODE" || name == "LOCAL_WORLD_SIZE") {
+      name == "SLURM_STEP_GPUS_ON_NODE") {
+    if (compute_.narrower_gpus_per_node != 0) {
+      return known(Meaning::number, compute_.narrower_gpus_per_node);
+    }
     return known(Meaning::gpus_per_node, gpus);
   }
+  if (name == "LOCAL_WORLD_SIZE") return known(Meaning::gpus_per_node, gpus);
   if (name == "WORLD_SIZE") return known(Meaning::total_gpus, nodes * gpus);
   if (name == "SLURM_NODEID" || name == "SLURM_PROCID" || name == "SLURM_LOCALID") {
     return known(Meaning::batch_rank, 0);

@@ -380,6 +380,14 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
   }
   if (name == "SLURM_GPUS_ON_NODE" || name == "SLURM_GPUS_PER_NODE" ||
       name == "SLURM_STEP_GPUS_ON_NODE") {
+    if (compute.narrower_gpus_per_node != 0) {
+      return {VariableAction::literal, std::to_string(compute.narrower_gpus_per_node), true,
+              "the GPUs per node the job asked for; the " + compute.accelerator_type +
+                  " node has " + std::to_string(compute.gpus_per_node) +
+                  " ($LOCAL_WORLD_SIZE), and the others stay idle",
+              "to use the whole node, write $LOCAL_WORLD_SIZE and check the batch size and "
+              "learning rate for the larger world size"};
+    }
     return rename("LOCAL_WORLD_SIZE", "AI Runtime sets LOCAL_WORLD_SIZE to the GPUs of the node");
   }
   if (name == "SLURM_NTASKS" || name == "SLURM_NPROCS" || name == "SLURM_STEP_NUM_TASKS") {

@@ -34,6 +34,10 @@ struct Compute {
   uint64_t num_accelerators = 0;  // total over all nodes
   uint64_t nodes = 0;             // derived: num_accelerators / GPUs per node
   uint32_t gpus_per_node = 0;
+  // What SLURM_GPUS_ON_NODE was when the job asked for fewer GPUs per node
+  // than the shape has (4 of 8); else 0. The launch keeps that count: the
+  // rest of the node's GPUs stay idle, and the world size stays the job's.
+  uint32_t narrower_gpus_per_node = 0;
   std::vector<Span> from;  // directives the shape came from
 };
 

@@ -132,24 +132,28 @@ TEST(VisibleDevices, SlurmsGpuListIsRemoved) {
 }
 
 // S2A5019: a 4-GPU job on an 8-GPU shape keeps its 4 GPUs visible, while the
-// launch counts the translation writes are the node's.
+// launch counts the translation writes (deepspeed's hostfile) are the node's.
 TEST(VisibleDevices, PartOfTheNodeIsReportedWhenLaunchCountsAreTheNodes) {
   const std::string gpus = "--nodes=2 --gres=gpu:4";
   const auto reports =
-      reports_of(Code::visible_devices_subset, gpus,
-                 "export CUDA_VISIBLE_DEVICES=0,1,2,3\n"
-                 "srun torchrun --nnodes 2 --nproc_per_node $SLURM_GPUS_ON_NODE train.py\n");
+      reports_of(Code::visible_devices_subset, gpus + " --ntasks-per-node=1",
+                 "export CUDA_VISIBLE_DEVICES=0,1,2,3\nsrun deepspeed train.py\n");
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_EQ(reports[0].message,
             "CUDA_VISIBLE_DEVICES=0,1,2,3 shows 4 of the 8 GPUs of a GPU_8xH100 node, but launch "
-            "counts on AI Runtime are the node's ($LOCAL_WORLD_SIZE = 8, which Slurm's GPU counts "
-            "become): a launcher started with them runs processes that find no GPU of their own");
+            "counts on AI Runtime are the node's ($LOCAL_WORLD_SIZE = 8): a launcher started with "
+            "them runs processes that find no GPU of their own");
   EXPECT_EQ(reports[0].hint,
             "drop the assignment to use the whole node, or give the launcher 4 processes per node");
   // Four tasks a node start four workers: the task shim's $LOCAL_WORLD_SIZE
   // is torchrun's own count.
   EXPECT_TRUE(reports_of(Code::visible_devices_subset, gpus + " --ntasks-per-node=4",
                          "export CUDA_VISIBLE_DEVICES=0,1,2,3\nsrun python train.py\n")
+                  .empty());
+  // Slurm's GPU count stays the job's 4, like a count written as a number.
+  EXPECT_TRUE(reports_of(Code::visible_devices_subset, gpus,
+                         "export CUDA_VISIBLE_DEVICES=0,1,2,3\n"
+                         "srun torchrun --nnodes 2 --nproc_per_node $SLURM_GPUS_ON_NODE train.py\n")
                   .empty());
   // A count written as a number stays the script's own.
   EXPECT_TRUE(reports_of(Code::visible_devices_subset, gpus,

@@ -182,6 +182,29 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(param_info.param.name);
     });
 
+// A 4-GPU request on an 8-GPU shape: Slurm's GPU count stays the job's 4,
+// like a count written as a number, so the world size (and the global batch
+// computed from it) does not change behind the user's back.
+TEST(LaunchCounts, SlurmGpuCountOfANarrowerRequestStaysTheJobs) {
+  const Translation t = run(
+      "#!/bin/bash\n#SBATCH --nodes=2 --gres=gpu:a100:4\n"
+      "GLOBAL_BS=$((SLURM_NNODES * SLURM_GPUS_ON_NODE * 4))\n"
+      "srun torchrun --nnodes 2 --nproc_per_node=$SLURM_GPUS_PER_NODE train.py --bs $GLOBAL_BS\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_NE(t.workload->command.find("GLOBAL_BS=$((NUM_NODES * 4 * 4))"), std::string::npos)
+      << t.workload->command;
+  EXPECT_NE(t.workload->command.find("--nproc_per_node=4 "), std::string::npos);
+  EXPECT_EQ(t.workload->command.find("LOCAL_WORLD_SIZE"), std::string::npos);
+  // The full shape is the node's count.
+  const Translation full = run(
+      "#!/bin/bash\n#SBATCH --nodes=2 --gres=gpu:h100:8\n"
+      "srun torchrun --nnodes 2 --nproc_per_node=$SLURM_GPUS_PER_NODE train.py\n");
+  ASSERT_TRUE(full.workload);
+  EXPECT_NE(full.workload->command.find("--nproc_per_node=\"$LOCAL_WORLD_SIZE\""),
+            std::string::npos)
+      << full.workload->command;
+}
+
 TEST(LaunchDiagnostics, BatchExpandedNodeRankIsReportedAsFixed) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID "
