@@ -157,7 +157,7 @@ const Row kRows[] = {
   {kSbatch, slurm("batch", 0, kReq)},
   {kSbatch, slurm("export-file", 0, kReq)},
   {kSbatch, slurm("external", 0, kNone)},
-  {kSbatch, slurm("get-user-env", 0, kNone)},
+  {kSbatch, slurm("get-user-env", 0, kOpt)},  // [=timeout][mode]: `=L`, `=60S`
   {kSbatch, slurm("gid", 0, kReq)},
   {kSbatch, slurm("ignore-pbs", 0, kNone)},
   {kSbatch, slurm("kill-on-invalid-dep", 0, kReq)},

@@ -305,7 +305,7 @@ def add_misc(c):
                   ["-B", "2:4:1"], ["--sockets-per-node=2"], ["--cores-per-socket=8"],
                   ["--ntasks-per-core=1"], ["--ntasks-per-socket=2"], ["-O"], ["--overcommit", "-n", "200"],
                   ["--uid=0"], ["--gid=0"], ["-k"], ["--no-kill=off"], ["--propagate=NONE"],
-                  ["--get-user-env"], ["--wait-all-nodes=1"], ["--use-min-nodes", "-N", "2-4"],
+                  ["--get-user-env"], ["--get-user-env=L"], ["--wait-all-nodes=1"], ["--use-min-nodes", "-N", "2-4"],
                   ["--spread-job"], ["--acctg-freq=30"], ["--bb=foo"], ["--batch=h100"],
                   ["--cluster-constraint=x"], ["-M", "s2a"], ["-M", "other"],
                   ["--mcs-label=x"], ["--gres-flags=bogus"], ["--partition=gpu,cpu"],

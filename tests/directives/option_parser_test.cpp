@@ -66,6 +66,9 @@ INSTANTIATE_TEST_SUITE_P(
         SpellingCase{{"--exclusive"}, "exclusive", "<none>"},
         SpellingCase{{"--exclusive=user"}, "exclusive", "user"},
         SpellingCase{{"--requeue=expedite"}, "requeue", "expedite"},
+        // An optional argument (sbatch accepts `=L`, `=60S`; checked with sbatch --hold).
+        SpellingCase{{"--get-user-env=L"}, "get-user-env", "L"},
+        SpellingCase{{"--get-user-env"}, "get-user-env", "<none>"},
         SpellingCase{{"--nice"}, "nice", "<none>"}, SpellingCase{{"-k"}, "no-kill", "<none>"},
         SpellingCase{{"-koff"}, "no-kill", "off"}, SpellingCase{{"--nodes="}, "nodes", ""},
         SpellingCase{{"-N", "-5"}, "nodes", "-5"},

@@ -62,7 +62,7 @@ TEST(OptionTables, SbatchEntries) {
       {"exclusive", 0, ArgKind::optional, OptionOrigin::slurm},
       {"no-kill", 'k', ArgKind::optional, OptionOrigin::slurm},
       {"requeue", 0, ArgKind::optional, OptionOrigin::slurm},
-      {"get-user-env", 0, ArgKind::none, OptionOrigin::slurm},
+      {"get-user-env", 0, ArgKind::optional, OptionOrigin::slurm},
       {"wait", 'W', ArgKind::none, OptionOrigin::slurm},
       {"array", 'a', ArgKind::required, OptionOrigin::slurm},
       {"wrap", 0, ArgKind::required, OptionOrigin::early_pass},
