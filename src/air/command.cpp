@@ -435,6 +435,49 @@ class CommandMapper final : public CommandEditor {
 
   // --- pass 1: statements AI Runtime makes unnecessary ---------------------
 
+  /// `export WORLD_SIZE=$SLURM_NTASKS` with one task per node counts nodes,
+  /// not AI Runtime's GPUs: a count the script sets to something else than
+  /// AI Runtime's value stays, so the program reads what it read under
+  /// Slurm. True (and reported) when such a count is kept.
+  bool keeps_a_count_of_its_own(const Site& site, const std::vector<Assignment>& assignments) {
+    if (site.view != 0) return false;
+    for (const Assignment& a : assignments) {
+      const std::optional<uint64_t> runtime = runtime_count(a.name);
+      if (!runtime) continue;
+      const ShellValue value = variables_.lookup(a.name, site.command->span.end);
+      const Meaning same = a.name == "WORLD_SIZE"         ? Meaning::total_gpus
+                           : a.name == "LOCAL_WORLD_SIZE" ? Meaning::gpus_per_node
+                                                          : Meaning::node_count;
+      if (value.meaning == same || (value.number && *value.number == *runtime)) continue;
+      const std::string written(source(site.view, a.value_span));
+      std::string was = "`" + written + "`";
+      if (value.number && std::to_string(*value.number) != written) {
+        was += " (" + std::to_string(*value.number) + " here)";
+      }
+      report(Code::runtime_count_kept, site.view, site.command->span,
+             "the script sets " + a.name + " to " + was + ", not AI Runtime's " + a.name + " (" +
+                 std::to_string(*runtime) + ", " + runtime_count_meaning(a.name) +
+                 "); the assignment is kept, so the program reads the script's value as it did "
+                 "under Slurm",
+             "if the program means AI Runtime's count, remove the assignment");
+      return true;
+    }
+    return false;
+  }
+
+  std::optional<uint64_t> runtime_count(std::string_view name) const {
+    if (name == "WORLD_SIZE") return compute_.nodes * compute_.gpus_per_node;
+    if (name == "LOCAL_WORLD_SIZE") return compute_.gpus_per_node;
+    if (name == "NUM_NODES") return compute_.nodes;
+    return std::nullopt;
+  }
+
+  static std::string runtime_count_meaning(std::string_view name) {
+    if (name == "WORLD_SIZE") return "the GPUs of all nodes";
+    if (name == "LOCAL_WORLD_SIZE") return "the GPUs of a node";
+    return "the nodes";
+  }
+
   void remove_statement_if_replaced_by_runtime(const Site& site) {
     if (site.context.in_substitution || is_replaced(site.view, site.command->span)) return;
     const ast::Command& command = *site.command;
@@ -464,6 +507,7 @@ class CommandMapper final : public CommandEditor {
     }
     if (std::all_of(assignments.begin(), assignments.end(),
                     [](const Assignment& a) { return is_runtime_variable(a.name); })) {
+      if (keeps_a_count_of_its_own(site, assignments)) return;
       remove_statement(site, "AI Runtime sets this variable on every node", {});
       report(Code::provided_variable_removed, site.view, command.span,
              "AI Runtime sets " + assignments.front().name +

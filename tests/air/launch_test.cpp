@@ -182,6 +182,25 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(param_info.param.name);
     });
 
+// WORLD_SIZE set to the node count (one process per node that spawns its
+// own workers) is not AI Runtime's WORLD_SIZE (the GPUs): it stays, and is
+// reported; one that means the GPUs is removed as AI Runtime's.
+TEST(LaunchCounts, ARuntimeCountOfTheScriptsOwnMeaningIsKept) {
+  const Translation t = run(
+      "#!/bin/bash\n#SBATCH -N2 --ntasks-per-node=1 --gpus-per-node=h100:8\n"
+      "export WORLD_SIZE=$SLURM_NTASKS\nexport LOCAL_WORLD_SIZE=8\nNUM_NODES=$SLURM_NNODES\n"
+      "srun python spawn.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_NE(t.workload->command.find("\nexport WORLD_SIZE=$NUM_NODES\n"), std::string::npos)
+      << t.workload->command;
+  EXPECT_NE(t.workload->command.find("# [slurm2air] export LOCAL_WORLD_SIZE=8"), std::string::npos);
+  EXPECT_NE(t.workload->command.find("# [slurm2air] NUM_NODES=$SLURM_NNODES"), std::string::npos);
+  EXPECT_EQ(message_of(t, Code::runtime_count_kept),
+            "the script sets WORLD_SIZE to `$SLURM_NTASKS`, not AI Runtime's WORLD_SIZE (16, the "
+            "GPUs of all nodes); the assignment is kept, so the program reads the script's value "
+            "as it did under Slurm");
+}
+
 // A 4-GPU request on an 8-GPU shape: Slurm's GPU count stays the job's 4,
 // like a count written as a number, so the world size (and the global batch
 // computed from it) does not change behind the user's back.
