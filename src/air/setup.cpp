@@ -357,6 +357,15 @@ bool SetupMapper::map_setup_command(const Site& site) {
     return true;
   }
   const std::string target(editor_.source(site.view, command.words[1].span));
+  if (target == "deactivate" || target.ends_with("/deactivate")) {
+    editor_.report(Code::setup_command_removed, site.view, command.span,
+                   "`" + first + " " + target +
+                       "` leaves an environment that AI Runtime nodes do not have (its "
+                       "activation is removed); the file does not exist there either",
+                   "the environment's packages are reported where it was activated");
+    editor_.remove_statement(site, "no environment to leave on AI Runtime", {});
+    return true;
+  }
   const bool spack = target.find("spack") != std::string::npos;
   const bool modules = !spack && is_module_system_init(target);
   const bool lmod = modules && target.find("lmod") != std::string::npos;

@@ -107,6 +107,7 @@ INSTANTIATE_TEST_SUITE_P(
         SetupCase{"mamba activate jax\n", "conda environment jax"},
         SetupCase{"source \"$VENV/bin/activate\"\n", "virtual environment"},
         SetupCase{"deactivate\n", "`deactivate` ends a virtual environment"},
+        SetupCase{"source deactivate\n", "`source deactivate` leaves an environment"},
         SetupCase{"source /opt/spack/share/spack/setup-env.sh\n", "sets up spack"},
         SetupCase{"source /etc/profile.d/modules.sh\n", "sets up environment modules"},
         SetupCase{". /usr/share/Modules/init/bash\n", "sets up environment modules"},
