@@ -232,13 +232,13 @@ struct OwnName {
 class CommandMapper final : public CommandEditor {
  public:
   CommandMapper(const SourceFile& file, const slurm::Body& body, const slurm::Job& job,
-                const Compute& compute, const std::string& experiment_name,
+                const Compute& compute, const std::string& job_name,
                 Diagnostics& diagnostics, const SetupOptions& setup_options)
       : file_(file),
         body_(body),
         job_(job),
         compute_(compute),
-        experiment_name_(experiment_name),
+        job_name_(job_name),
         diagnostics_(diagnostics),
         mount_targets_(setup_options.mount_targets),
         edits_(body.views.size()),
@@ -808,7 +808,7 @@ class CommandMapper final : public CommandEditor {
     }
     if (!is_variable_name(name)) return {};
     // `$SLURM_PROCID` (one task per node) is renamed on the line: judge the name it becomes.
-    const VariableRule rule = rule_for(name, job_, compute_, experiment_name_);
+    const VariableRule rule = rule_for(name, job_, compute_, job_name_);
     if (rule.action == VariableAction::rename && rule.exact) name = rule.replacement;
     if (name == "MASTER_PORT") return {Meaning::port, std::nullopt};
     if (name == "MASTER_ADDR") return {Meaning::node0_address, std::nullopt};
@@ -2239,7 +2239,7 @@ class CommandMapper final : public CommandEditor {
       const Span name_span{static_cast<uint32_t>(base + begin), static_cast<uint32_t>(base + end)};
       if (is_own_value(site.view, name, name_span.begin)) return;
       if (is_replaced(site.view, name_span)) return;
-      const VariableRule rule = rule_for(name, job_, compute_, experiment_name_);
+      const VariableRule rule = rule_for(name, job_, compute_, job_name_);
       if (rule.action == VariableAction::rename) {
         edit(site.view, name_span, rule.replacement, rule.reason);
         if (!rule.exact) {
@@ -2276,7 +2276,7 @@ class CommandMapper final : public CommandEditor {
     if (is_shim_provided(site, part.text)) return;  // set in each worker by the shim
     if (is_own_value(site.view, part.text, part.span.begin)) return;
     report_batch_node_rank(site, part);
-    const VariableRule rule = rule_for(part.text, job_, compute_, experiment_name_);
+    const VariableRule rule = rule_for(part.text, job_, compute_, job_name_);
     // A name the batch shell filled into a double-quoted script is renamed
     // here, where the script is rewritten, and reported by the outer command
     // at the column the batch script writes it.
@@ -2471,7 +2471,7 @@ class CommandMapper final : public CommandEditor {
   const slurm::Body& body_;
   const slurm::Job& job_;
   const Compute& compute_;
-  const std::string& experiment_name_;
+  const std::string& job_name_;
   Diagnostics& diagnostics_;
   const std::vector<std::string>& mount_targets_;
   std::vector<EditSet<LoggedEdit>> edits_;              // per text view
@@ -2495,9 +2495,9 @@ class CommandMapper final : public CommandEditor {
 }  // namespace
 
 CommandMapping map_command(const SourceFile& file, const slurm::Body& body, const slurm::Job& job,
-                           const Compute& compute, const std::string& experiment_name,
+                           const Compute& compute, const std::string& job_name,
                            Diagnostics& diagnostics, const SetupOptions& setup) {
-  return CommandMapper(file, body, job, compute, experiment_name, diagnostics, setup).run();
+  return CommandMapper(file, body, job, compute, job_name, diagnostics, setup).run();
 }
 
 }  // namespace s2a::air

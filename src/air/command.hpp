@@ -36,7 +36,7 @@ struct CommandMapping {
 
 [[nodiscard]] CommandMapping map_command(const SourceFile& file, const slurm::Body& body,
                                          const slurm::Job& job, const Compute& compute,
-                                         const std::string& experiment_name,
+                                         const std::string& job_name,  // $SLURM_JOB_NAME
                                          Diagnostics& diagnostics,
                                          const SetupOptions& setup = {});
 

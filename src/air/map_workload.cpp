@@ -25,6 +25,15 @@ std::string file_stem(std::string_view path) {
   return std::string(base);
 }
 
+/// SLURM_JOB_NAME: --job-name, else the script's file name with its
+/// extension; `sbatch` for a script read from stdin.
+std::string slurm_job_name(const SourceFile& file, const slurm::Job& job) {
+  if (job.name) return job.name->value;
+  if (file.name() == "<stdin>") return "sbatch";
+  const size_t slash = file.name().rfind('/');
+  return std::string(slash == std::string::npos ? file.name() : file.name().substr(slash + 1));
+}
+
 void map_experiment_name(const SourceFile& file, const slurm::Job& job,
                          const WorkloadOptions& options, Workload& workload,
                          Diagnostics& diagnostics) {
@@ -610,7 +619,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
                      container ? renamed_mount_targets(*container) : std::vector<std::string>{},
                      exported_container_variables(body)};
   CommandMapping command =
-      map_command(file, body, job, workload.compute, workload.experiment_name, diagnostics, setup);
+      map_command(file, body, job, workload.compute, slurm_job_name(file, job), diagnostics, setup);
   report_script_arguments(body, diagnostics);
   report_script_path(body, diagnostics);
   report_inherited_variables(body, job, diagnostics);

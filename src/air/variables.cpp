@@ -369,7 +369,7 @@ bool may_name_secret_option(std::string_view name) {
 }
 
 VariableRule rule_for(std::string_view name, const slurm::Job& job, const Compute& compute,
-                      const std::string& experiment_name) {
+                      const std::string& job_name) {
   if (!name.starts_with("SLURM")) return {};
   const uint64_t tasks_per_node = job.tasks_per_node().value_or(1);
   if (name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES" || name == "SLURM_STEP_NUM_NODES") {
@@ -424,7 +424,19 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
             "(/local_disk0)"};
   }
   if (name == "SLURM_JOB_NAME") {
-    return {VariableAction::literal, experiment_name, true, "the experiment name", ""};
+    // Inserted as it is, the name must mean the same quoted or not.
+    const bool inert = !job_name.empty() && job_name.front() != '~' &&
+                       std::all_of(job_name.begin(), job_name.end(), [](char c) {
+                         return std::isalnum(static_cast<unsigned char>(c)) ||
+                                std::string_view("._-+:@%,=/").find(c) != std::string_view::npos;
+                       });
+    if (inert) {
+      return {VariableAction::literal, job_name, true,
+              "the job's name (--job-name, else the script's file name)", ""};
+    }
+    return unmapped("is the job's name, `" + job_name +
+                        "`, which holds characters the shell reads; AI Runtime does not set it",
+                    "write the name in its place, quoted");
   }
   if (is_array_preamble_variable(name) && has_array_preamble(job)) {
     // Set at the top of the command by bundle::adapt_workload (src/bundle/workflow.cpp).

@@ -29,7 +29,7 @@ struct VariableRule {
 
 /// The rule for one variable name in this job (some depend on its shape).
 [[nodiscard]] VariableRule rule_for(std::string_view name, const slurm::Job& job,
-                                    const Compute& compute, const std::string& experiment_name);
+                                    const Compute& compute, const std::string& job_name);
 
 /// Names Slurm (or a site's prolog, like SLURM_TMPDIR) sets in a job's
 /// environment: its output variables. Other SLURM* names are the user's own.

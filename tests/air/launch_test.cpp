@@ -469,6 +469,29 @@ TEST(LaunchCommand, TaskRanksOfOneTaskPerNodeAreTheNodeRank) {
   EXPECT_TRUE(has_code(tasks, Code::slurm_variable_unmapped));
 }
 
+// SLURM_JOB_NAME is Slurm's name, not the experiment name made from it: a
+// config looked up by it must stay the same file.
+TEST(LaunchDiagnostics, SlurmJobNameIsTheJobsOwnName) {
+  const Translation named = run(script("#SBATCH -J bert.base_v1.2 --gpus-per-node=h100:8\n",
+                                       "python t.py --config \"cfg/${SLURM_JOB_NAME}.yaml\"\n"));
+  ASSERT_TRUE(named.workload);
+  EXPECT_EQ(named.workload->experiment_name, "bert-base_v1-2");
+  EXPECT_NE(named.workload->command.find("cfg/bert.base_v1.2.yaml"), std::string::npos)
+      << named.workload->command;
+  const Translation unnamed =
+      translate("train.sbatch", script("#SBATCH --gpus-per-node=h100:8\n",
+                                       "python t.py --name $SLURM_JOB_NAME\n"));
+  ASSERT_TRUE(unnamed.workload);
+  EXPECT_NE(unnamed.workload->command.find("--name train.sbatch\n"), std::string::npos)
+      << unnamed.workload->command;
+  // A name the shell would read is not written in; it is reported.
+  const Translation spaced = run(script("#SBATCH -J \"my run\" --gpus-per-node=h100:8\n",
+                                        "python t.py --name $SLURM_JOB_NAME\n"));
+  ASSERT_TRUE(spaced.workload);
+  EXPECT_NE(spaced.workload->command.find("--name $SLURM_JOB_NAME"), std::string::npos);
+  EXPECT_NE(message_of(spaced, Code::slurm_variable_unmapped).find("`my run`"), std::string::npos);
+}
+
 TEST(LaunchDiagnostics, AValueTheTranslationCannotWriteIsGivenInTheReport) {
   // An escaped name in a script the job writes: it expands where that script runs.
   const Translation t = run(
@@ -480,7 +503,8 @@ TEST(LaunchDiagnostics, AValueTheTranslationCannotWriteIsGivenInTheReport) {
   }
   EXPECT_EQ(messages, (std::vector<std::string>{
                           "$SLURM_JOB_NAME is not set on AI Runtime; for this job it is exp1 (the "
-                          "experiment name) / write exp1 in its place",
+                          "job's name (--job-name, else the script's file name)) / write exp1 in "
+                          "its place",
                           "$SLURM_LOCALID is not set on AI Runtime; for this job it is 0 (one task "
                           "per node: each node's only task) / write 0 in its place"}));
 }
