@@ -1676,7 +1676,10 @@ class CommandMapper final : public CommandEditor {
   }
 
   void report_mpi_launcher(const Site& site) {
-    if (compute_.nodes <= 1) return;
+    if (compute_.nodes <= 1) {
+      if (site.launcher.kind == Launcher::mpirun) count_ranks_of_single_node_mpi(site);
+      return;
+    }
     const std::string name(slurm::launcher_name(site.launcher.kind));
     report(Code::mpi_launch_unsupported, site.view, site.command->span,
            "`" + name +
@@ -1686,6 +1689,35 @@ class CommandMapper final : public CommandEditor {
            "--node_rank=$NODE_RANK --nproc_per_node=$LOCAL_WORLD_SIZE --master_addr=$MASTER_ADDR "
            "--master_port=$MASTER_PORT --no_python PROGRAM` and read RANK/LOCAL_RANK/WORLD_SIZE "
            "instead of OMPI_COMM_WORLD_*/PMI_*; or run on one node");
+  }
+
+  /// Inside a Slurm job, mpirun (Open MPI, Intel MPI) starts as many ranks
+  /// as the job has tasks when it is given no count; outside one, Open MPI
+  /// starts one per core and MPICH one. The job's count is written in.
+  void count_ranks_of_single_node_mpi(const Site& site) {
+    const auto& words = site.command->words;
+    for (size_t i = site.launcher.program_word + 1; i < words.size(); ++i) {
+      const std::string_view word = source(site.view, words[i].span);
+      for (std::string_view flag : {"-np", "-n", "-c", "--np", "--n", "-N", "--npernode",
+                                    "-npernode", "-ppn", "--hostfile", "-hostfile", "-f",
+                                    "-machinefile", "--host", "-H", "-host"}) {
+        if (word == flag || (word.starts_with(flag) && word.size() > flag.size() &&
+                             (word[flag.size()] == '=' || flag.size() == 2))) {
+          return;
+        }
+      }
+    }
+    const uint64_t ranks = job_.total_tasks().value_or(job_.tasks_per_node().value_or(1));
+    const ast::Word& launcher = words[site.launcher.program_word];
+    const std::string count = " -np " + std::to_string(ranks);
+    edit(site.view, Span{launcher.span.end, launcher.span.end}, count,
+         "the rank count Slurm gave mpirun");
+    report(Code::mpi_rank_count_written, site.view, launcher.span,
+           "`" + std::string(source(site.view, launcher.span)) +
+               "` with no rank count started one rank per Slurm task (" + std::to_string(ranks) +
+               "); outside Slurm Open MPI starts one per core and MPICH one, so `" + count.substr(1) +
+               "` is written in",
+           "check the count: one rank per GPU is usual for GPU programs");
   }
 
   /// `srun bash -c 'SCRIPT'` becomes SCRIPT itself (rewritten), in braces

@@ -201,6 +201,21 @@ TEST(LaunchCounts, ARuntimeCountOfTheScriptsOwnMeaningIsKept) {
             "as it did under Slurm");
 }
 
+// mpirun with no count took the job's tasks from Slurm; off Slurm it would
+// start one rank per core, so the count is written in. A given count stays.
+TEST(LaunchCounts, SingleNodeMpirunGetsTheJobsTaskCount) {
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH -N1 --ntasks-per-node=8 --gpus-per-node=h100:8\n"
+          "mpirun -bind-to none -map-by slot python train_hvd.py\nmpiexec -n 2 python eval.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_NE(t.workload->command.find("\nmpirun -np 8 -bind-to none -map-by slot python"),
+            std::string::npos)
+      << t.workload->command;
+  EXPECT_NE(t.workload->command.find("\nmpiexec -n 2 python eval.py"), std::string::npos);
+  EXPECT_NE(message_of(t, Code::mpi_rank_count_written).find("one rank per Slurm task (8)"),
+            std::string::npos);
+}
+
 // A 4-GPU request on an 8-GPU shape: Slurm's GPU count stays the job's 4,
 // like a count written as a number, so the world size (and the global batch
 // computed from it) does not change behind the user's back.
