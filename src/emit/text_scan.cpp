@@ -49,7 +49,8 @@ size_t find_character_yaml_forbids(std::string_view text) {
   if (is_printable_ascii_or(text, '\n', '\t')) return std::string_view::npos;  // the common case
   for (size_t i = 0; i < text.size(); ++i) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte == 0x7F || (byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r')) return i;
+    // A raw CR is a line break to YAML; nothing slurm2air writes holds one.
+    if (byte == 0x7F || (byte < 0x20 && byte != '\t' && byte != '\n')) return i;
     const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
                     static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
                     static_cast<unsigned char>(text[i + 1]) <= 0x9F && text[i + 1] != '\x85';

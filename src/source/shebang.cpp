@@ -35,6 +35,8 @@ std::optional<Shebang> read_shebang(std::string_view text) {
   const size_t newline = text.find('\n');
   const std::string_view line = text.substr(0, newline);
   std::string_view rest = line.substr(2);
+  // A CRLF script's `#!/bin/bash\r` (sbatch refuses it; S2A1005 says why).
+  if (rest.ends_with('\r')) rest.remove_suffix(1);
   std::string_view program = basename(next_word(rest));
   if (program == "env") {
     program = basename(next_word(rest));

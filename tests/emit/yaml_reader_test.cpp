@@ -142,7 +142,7 @@ TEST(YamlReader, DeclinesWhatItDoesNotKnow) {
 // refuse the document, so the check does too.
 TEST(YamlReader, RefusesCharactersYamlForbids) {
   for (const char* text : {"a: \"x\x7Fy\"\n", "a: \"x\x01y\"\n", "a: b  # x\x7F\n",
-                           "a: \"x\xC2\x9By\"\n"}) {
+                           "a: \"x\xC2\x9By\"\n", "a: x\ry\n"}) {
     EXPECT_THROW((void)load_yaml(text), YAML::Exception) << text;
   }
   EXPECT_EQ(load_yaml("a: \"x\\x7Fy\\x9b\"\n").entries.at(0).second.scalar, "x\x7F" "y\xC2\x9B");

@@ -20,6 +20,7 @@ TEST(Shebang, ReadsTheProgramThroughEnv) {
   EXPECT_EQ(read_shebang("#!/usr/bin/env -S bash -l\n")->program, "bash");
   EXPECT_EQ(read_shebang("#!/usr/local_rwth/bin/zsh\n")->program, "zsh");
   EXPECT_EQ(read_shebang("#!/bin/bash -ex\n")->argument, "-ex");
+  EXPECT_EQ(read_shebang("#!/bin/bash\r\n")->program, "bash");
   EXPECT_FALSE(read_shebang("# comment\n#!/bin/bash\n").has_value());
 }
 
