@@ -6,6 +6,7 @@
 #include "air/map_workload.hpp"
 #include "bundle/workflow.hpp"
 #include "diag/suppress.hpp"
+#include "directives/file_checks.hpp"
 #include "emit/mask_secrets.hpp"
 #include "emit/text_scan.hpp"
 #include "emit/validate.hpp"
@@ -14,6 +15,16 @@
 
 namespace s2a {
 namespace {
+
+std::string without_crlf(std::string text) {
+  size_t out = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
+    text[out++] = text[i];
+  }
+  text.resize(out);
+  return text;
+}
 
 void sort_by_position(Diagnostics& diagnostics) {
   std::stable_sort(
@@ -170,11 +181,21 @@ std::string_view status_name(DirectiveStatus status) {
 
 Translation translate(std::string file_name, std::string text, const TranslateOptions& options) {
   Translation t;
+  // sbatch refuses a CRLF script (S2A1005). Its author meant Unix line ends,
+  // so every stage reads the text without the CRs: read as bash, `\` before
+  // one is no continuation and `scons\r` is a word of its own. Lines and
+  // columns stay the same, as each CR removed ended its line.
+  std::optional<Diagnostic> crlf = directives::detail::crlf_line_endings(text);
+  if (crlf) text = without_crlf(std::move(text));
   t.file = std::make_unique<SourceFile>(std::move(file_name), std::move(text));
   Diagnostics& diagnostics = t.diagnostics;
 
   // 1. Directives, exactly as sbatch reads them.
   t.scan = directives::scan_directives(*t.file);
+  if (crlf) {
+    t.scan.diagnostics.push_back(std::move(*crlf));
+    t.scan.fatal = true;
+  }
   diagnostics = t.scan.diagnostics;
   if (!is_a_script(diagnostics)) {
     sort_by_position(diagnostics);

@@ -106,9 +106,11 @@ void check_nul(std::string_view text, Diagnostics& out) {
                  "remove the NUL byte; the file may be binary or saved as UTF-16"});
 }
 
-void check_crlf(std::string_view text, Diagnostics& out) {
+}  // namespace
+
+std::optional<Diagnostic> crlf_line_endings(std::string_view text) {
   const size_t at = text.find("\r\n");
-  if (at == std::string_view::npos) return;
+  if (at == std::string_view::npos) return std::nullopt;
   size_t count = 0;
   for (size_t pos = at; pos != std::string_view::npos; pos = text.find("\r\n", pos + 2)) ++count;
   uint32_t begin = 0;
@@ -116,12 +118,15 @@ void check_crlf(std::string_view text, Diagnostics& out) {
       newline != std::string_view::npos) {
     begin = static_cast<uint32_t>(newline + 1);
   }
-  out.push_back({Code::crlf_line_endings,
-                 {begin, static_cast<uint32_t>(at + 2)},
-                 std::to_string(count) + (count == 1 ? " line ends" : " lines end") +
-                     " with CRLF (DOS line breaks), which sbatch refuses",
-                 "convert the file to Unix line endings, e.g. with `dos2unix`"});
+  // The line without its CR: the same span in the text with the CRs removed.
+  return Diagnostic{Code::crlf_line_endings,
+                    {begin, static_cast<uint32_t>(at)},
+                    std::to_string(count) + (count == 1 ? " line ends" : " lines end") +
+                        " with CRLF (DOS line breaks), which sbatch refuses",
+                    "convert the file to Unix line endings, e.g. with `dos2unix`"};
 }
+
+namespace {
 
 void check_utf8(std::string_view text, Diagnostics& out) {
   for (size_t i = next_non_ascii(text, 0); i < text.size(); i = next_non_ascii(text, i)) {
@@ -153,7 +158,7 @@ Diagnostics check_whole_file(std::string_view text) {
   check_shebang(text, out);
   check_interpreter(text, out);
   check_nul(text, out);
-  check_crlf(text, out);
+  if (std::optional<Diagnostic> crlf = crlf_line_endings(text)) out.push_back(std::move(*crlf));
   check_utf8(text, out);
   return out;
 }

@@ -553,7 +553,7 @@ TEST(FileChecks, CrlfIsFatalButScanningGoesOn) {
   ASSERT_EQ(code_names(result.diagnostics), (std::vector<std::string>{"crlf_line_endings"}));
   EXPECT_EQ(result.diagnostics[0].message,
             "4 lines end with CRLF (DOS line breaks), which sbatch refuses");
-  EXPECT_EQ(result.diagnostics[0].span, (Span{0, 13}));
+  EXPECT_EQ(result.diagnostics[0].span, (Span{0, 11}));  // the line without its CR
   EXPECT_EQ(final_value(result, "nodes"), "2");
   EXPECT_EQ(final_value(result, "job-name"), "a b");
   EXPECT_EQ(result.directive_lines[0], (Span{13, 25}));
@@ -563,7 +563,7 @@ TEST(FileChecks, CrlfIsFatalButScanningGoesOn) {
 TEST(FileChecks, CrlfReportsTheFirstCrlfLine) {
   const ScanResult result = scan("#!/bin/bash\n#SBATCH -N 2\r\npython x\n");
   ASSERT_EQ(count_code(result.diagnostics, Code::crlf_line_endings), 1u);
-  EXPECT_EQ(result.diagnostics[0].span, (Span{12, 26}));
+  EXPECT_EQ(result.diagnostics[0].span, (Span{12, 24}));
 }
 
 TEST(FileChecks, InvalidUtf8IsAWarning) {

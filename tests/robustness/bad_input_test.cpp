@@ -102,6 +102,22 @@ TEST_F(BadInput, InvalidUtf8InTheBodyIsTranslated) {
   EXPECT_EQ(with_valid_utf8(r.out), r.out);  // nothing left to replace: valid UTF-8
 }
 
+// sbatch refuses a CRLF script; its translation reads it with Unix line
+// ends: `\` continues the line and no word ends in a CR.
+TEST_F(BadInput, CrlfScriptIsReadWithUnixLineEnds) {
+  const ProcessResult r = run({write("dos.sh", "#!/bin/bash\r\n#SBATCH --gpus-per-node=h100:8\r\n"
+                                               "pip install scons\r\npython train.py \\\r\n"
+                                               "  --epochs 3\r\n")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("[S2A1005]"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find('\r'), std::string::npos) << r.out;
+  const YAML::Node yaml = YAML::Load(r.out);
+  EXPECT_EQ(yaml["environment"]["dependencies"][0].as<std::string>(), "scons");
+  EXPECT_NE(yaml["command"].as<std::string>().find("python train.py \\\n  --epochs 3\n"),
+            std::string::npos)
+      << r.out;
+}
+
 // DEL and C0 and C1 controls are characters YAML does not allow as they
 // are: values and the command escape them (double quotes), provenance
 // comments show '?' for them and for U+2028 (a line break to YAML 1.1).
