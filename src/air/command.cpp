@@ -232,8 +232,8 @@ struct OwnName {
 class CommandMapper final : public CommandEditor {
  public:
   CommandMapper(const SourceFile& file, const slurm::Body& body, const slurm::Job& job,
-                const Compute& compute, const std::string& job_name,
-                Diagnostics& diagnostics, const SetupOptions& setup_options)
+                const Compute& compute, const std::string& job_name, Diagnostics& diagnostics,
+                const SetupOptions& setup_options)
       : file_(file),
         body_(body),
         job_(job),
@@ -1698,9 +1698,9 @@ class CommandMapper final : public CommandEditor {
     const auto& words = site.command->words;
     for (size_t i = site.launcher.program_word + 1; i < words.size(); ++i) {
       const std::string_view word = source(site.view, words[i].span);
-      for (std::string_view flag : {"-np", "-n", "-c", "--np", "--n", "-N", "--npernode",
-                                    "-npernode", "-ppn", "--hostfile", "-hostfile", "-f",
-                                    "-machinefile", "--host", "-H", "-host"}) {
+      for (std::string_view flag :
+           {"-np", "-n", "-c", "--np", "--n", "-N", "--npernode", "-npernode", "-ppn", "--hostfile",
+            "-hostfile", "-f", "-machinefile", "--host", "-H", "-host"}) {
         if (word == flag || (word.starts_with(flag) && word.size() > flag.size() &&
                              (word[flag.size()] == '=' || flag.size() == 2))) {
           return;
@@ -1715,8 +1715,8 @@ class CommandMapper final : public CommandEditor {
     report(Code::mpi_rank_count_written, site.view, launcher.span,
            "`" + std::string(source(site.view, launcher.span)) +
                "` with no rank count started one rank per Slurm task (" + std::to_string(ranks) +
-               "); outside Slurm Open MPI starts one per core and MPICH one, so `" + count.substr(1) +
-               "` is written in",
+               "); outside Slurm Open MPI starts one per core and MPICH one, so `" +
+               count.substr(1) + "` is written in",
            "check the count: one rank per GPU is usual for GPU programs");
   }
 

@@ -37,7 +37,6 @@ struct CommandMapping {
 [[nodiscard]] CommandMapping map_command(const SourceFile& file, const slurm::Body& body,
                                          const slurm::Job& job, const Compute& compute,
                                          const std::string& job_name,  // $SLURM_JOB_NAME
-                                         Diagnostics& diagnostics,
-                                         const SetupOptions& setup = {});
+                                         Diagnostics& diagnostics, const SetupOptions& setup = {});
 
 }  // namespace s2a::air

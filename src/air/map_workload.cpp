@@ -534,7 +534,8 @@ std::string sanitize_experiment_name(std::string_view name) {
 
 std::optional<ImageReference> parse_image_reference(std::string_view written) {
   std::string_view ref = written;
-  if (ref.empty() || ref.find_first_of("$` \t\r\n\"'") != std::string_view::npos) return std::nullopt;
+  if (ref.empty() || ref.find_first_of("$` \t\r\n\"'") != std::string_view::npos)
+    return std::nullopt;
   if (ref.starts_with("docker://")) {
     ref.remove_prefix(9);
   } else if (ref.starts_with("docker:")) {

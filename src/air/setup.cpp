@@ -207,8 +207,8 @@ std::unordered_map<std::string_view, int> count_variable_writes(const slurm::Bod
     }
     const std::string_view text = body.views[site.view].text;
     for (size_t i = 1; i < command.words.size(); ++i) {
-      const std::string_view written = text.substr(command.words[i].span.begin,
-                                                   command.words[i].span.size());
+      const std::string_view written =
+          text.substr(command.words[i].span.begin, command.words[i].span.size());
       add(written.substr(0, written.find_first_of("=+")));
     }
   }
@@ -370,14 +370,13 @@ bool SetupMapper::map_setup_command(const Site& site) {
   const bool modules = !spack && is_module_system_init(target);
   const bool lmod = modules && target.find("lmod") != std::string::npos;
   editor_.report(Code::setup_command_removed, site.view, command.span,
-                 spack || modules
-                     ? "`" + first + " " + target + "` sets up " +
-                           (spack  ? "spack"
-                            : lmod ? "Lmod"
-                                   : "environment modules (the `module` command)") +
-                           ", which AI Runtime nodes do not have"
-                     : "the virtual environment activated by `" + first + " " + target +
-                           "` does not exist on AI Runtime nodes",
+                 spack || modules ? "`" + first + " " + target + "` sets up " +
+                                        (spack  ? "spack"
+                                         : lmod ? "Lmod"
+                                                : "environment modules (the `module` command)") +
+                                        ", which AI Runtime nodes do not have"
+                                  : "the virtual environment activated by `" + first + " " +
+                                        target + "` does not exist on AI Runtime nodes",
                  "run `pip freeze > requirements.txt` in the environment, keep the packages the "
                  "job needs and pass --requirements requirements.txt");
   editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
@@ -598,10 +597,11 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
   // Moved up front, a value would reach commands before its line, and a
   // second assignment or an `unset` later would apply from the start.
   if (!variable_writes_) variable_writes_ = count_variable_writes(body_);
-  const bool set_once = std::all_of(assignments.begin(), assignments.end(), [&](const Assignment& a) {
-    const auto found = variable_writes_->find(a.name);
-    return !is_shell_setting(a.name) && found != variable_writes_->end() && found->second == 1;
-  });
+  const bool set_once =
+      std::all_of(assignments.begin(), assignments.end(), [&](const Assignment& a) {
+        const auto found = variable_writes_->find(a.name);
+        return !is_shell_setting(a.name) && found != variable_writes_->end() && found->second == 1;
+      });
   const bool movable = exported && top_level(site) && !after_first_launch && set_once;
   bool others_literal = true;
   for (size_t i = 0; i < assignments.size(); ++i) {

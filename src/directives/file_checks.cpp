@@ -72,16 +72,16 @@ void check_interpreter(std::string_view text, Diagnostics& out) {
                        [&](std::string_view name) { return program.starts_with(name); });
   };
   if (named({"zsh", "ksh", "mksh", "pdksh", "yash"})) {
-    out.push_back({Code::interpreter_not_bash, shebang->line,
-                   "sbatch runs the script with " + program +
-                       " (its #! line); AI Runtime runs the command with bash, which reads some " +
-                       program + " syntax differently" +
-                       (program.starts_with("zsh")
-                            ? " (arrays count from 1, `$var` is not split into words, "
-                              "`$arr[1]` indexes)"
-                            : ""),
-                   "check the translated command under bash and rewrite the lines that are " +
-                       program + "'s own"});
+    out.push_back(
+        {Code::interpreter_not_bash, shebang->line,
+         "sbatch runs the script with " + program +
+             " (its #! line); AI Runtime runs the command with bash, which reads some " + program +
+             " syntax differently" +
+             (program.starts_with("zsh") ? " (arrays count from 1, `$var` is not split into words, "
+                                           "`$arr[1]` indexes)"
+                                         : ""),
+         "check the translated command under bash and rewrite the lines that are " + program +
+             "'s own"});
     return;
   }
   if (named({"csh", "tcsh", "fish", "python", "perl", "ruby", "Rscript", "R", "node", "julia",

@@ -67,9 +67,8 @@ void replace_unsafe_comment_bytes(std::span<char> text) {
       ++i;
       continue;
     }
-    const size_t length = static_cast<unsigned char>(text[i]) < 0x80
-                              ? 0
-                              : literal_safe_utf8_length(view, i);
+    const size_t length =
+        static_cast<unsigned char>(text[i]) < 0x80 ? 0 : literal_safe_utf8_length(view, i);
     if (length > 0) {
       i += length;
       continue;

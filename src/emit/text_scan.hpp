@@ -48,8 +48,8 @@ bool is_safe_line_text(std::string_view text);
 
 /// Where the first character YAML does not allow in a document is (a C0
 /// control other than tab and newline — a raw CR is a line break YAML
-/// readers disagree on —, DEL, a C1 control other than NEL), or npos. PyYAML and other strict readers refuse the document; yaml-cpp
-/// reads it.
+/// readers disagree on —, DEL, a C1 control other than NEL), or npos. PyYAML and other strict
+/// readers refuse the document; yaml-cpp reads it.
 size_t find_character_yaml_forbids(std::string_view text);
 
 /// Each byte of `text` that may not stand in a comment as itself (controls,

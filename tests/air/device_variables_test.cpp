@@ -135,9 +135,8 @@ TEST(VisibleDevices, SlurmsGpuListIsRemoved) {
 // launch counts the translation writes (deepspeed's hostfile) are the node's.
 TEST(VisibleDevices, PartOfTheNodeIsReportedWhenLaunchCountsAreTheNodes) {
   const std::string gpus = "--nodes=2 --gres=gpu:4";
-  const auto reports =
-      reports_of(Code::visible_devices_subset, gpus + " --ntasks-per-node=1",
-                 "export CUDA_VISIBLE_DEVICES=0,1,2,3\nsrun deepspeed train.py\n");
+  const auto reports = reports_of(Code::visible_devices_subset, gpus + " --ntasks-per-node=1",
+                                  "export CUDA_VISIBLE_DEVICES=0,1,2,3\nsrun deepspeed train.py\n");
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_EQ(reports[0].message,
             "CUDA_VISIBLE_DEVICES=0,1,2,3 shows 4 of the 8 GPUs of a GPU_8xH100 node, but launch "

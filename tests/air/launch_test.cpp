@@ -186,10 +186,10 @@ INSTANTIATE_TEST_SUITE_P(
 // own workers) is not AI Runtime's WORLD_SIZE (the GPUs): it stays, and is
 // reported; one that means the GPUs is removed as AI Runtime's.
 TEST(LaunchCounts, ARuntimeCountOfTheScriptsOwnMeaningIsKept) {
-  const Translation t = run(
-      "#!/bin/bash\n#SBATCH -N2 --ntasks-per-node=1 --gpus-per-node=h100:8\n"
-      "export WORLD_SIZE=$SLURM_NTASKS\nexport LOCAL_WORLD_SIZE=8\nNUM_NODES=$SLURM_NNODES\n"
-      "srun python spawn.py\n");
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH -N2 --ntasks-per-node=1 --gpus-per-node=h100:8\n"
+          "export WORLD_SIZE=$SLURM_NTASKS\nexport LOCAL_WORLD_SIZE=8\nNUM_NODES=$SLURM_NNODES\n"
+          "srun python spawn.py\n");
   ASSERT_TRUE(t.workload);
   EXPECT_NE(t.workload->command.find("\nexport WORLD_SIZE=$NUM_NODES\n"), std::string::npos)
       << t.workload->command;
@@ -230,9 +230,9 @@ TEST(LaunchCounts, SlurmGpuCountOfANarrowerRequestStaysTheJobs) {
   EXPECT_NE(t.workload->command.find("--nproc_per_node=4 "), std::string::npos);
   EXPECT_EQ(t.workload->command.find("LOCAL_WORLD_SIZE"), std::string::npos);
   // The full shape is the node's count.
-  const Translation full = run(
-      "#!/bin/bash\n#SBATCH --nodes=2 --gres=gpu:h100:8\n"
-      "srun torchrun --nnodes 2 --nproc_per_node=$SLURM_GPUS_PER_NODE train.py\n");
+  const Translation full =
+      run("#!/bin/bash\n#SBATCH --nodes=2 --gres=gpu:h100:8\n"
+          "srun torchrun --nnodes 2 --nproc_per_node=$SLURM_GPUS_PER_NODE train.py\n");
   ASSERT_TRUE(full.workload);
   EXPECT_NE(full.workload->command.find("--nproc_per_node=\"$LOCAL_WORLD_SIZE\""),
             std::string::npos)
@@ -494,8 +494,8 @@ TEST(LaunchDiagnostics, SlurmJobNameIsTheJobsOwnName) {
   EXPECT_NE(named.workload->command.find("cfg/bert.base_v1.2.yaml"), std::string::npos)
       << named.workload->command;
   const Translation unnamed =
-      translate("train.sbatch", script("#SBATCH --gpus-per-node=h100:8\n",
-                                       "python t.py --name $SLURM_JOB_NAME\n"));
+      translate("train.sbatch",
+                script("#SBATCH --gpus-per-node=h100:8\n", "python t.py --name $SLURM_JOB_NAME\n"));
   ASSERT_TRUE(unnamed.workload);
   EXPECT_NE(unnamed.workload->command.find("--name train.sbatch\n"), std::string::npos)
       << unnamed.workload->command;

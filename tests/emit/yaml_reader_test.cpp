@@ -145,7 +145,9 @@ TEST(YamlReader, RefusesCharactersYamlForbids) {
                            "a: \"x\xC2\x9By\"\n", "a: x\ry\n"}) {
     EXPECT_THROW((void)load_yaml(text), YAML::Exception) << text;
   }
-  EXPECT_EQ(load_yaml("a: \"x\\x7Fy\\x9b\"\n").entries.at(0).second.scalar, "x\x7F" "y\xC2\x9B");
+  EXPECT_EQ(load_yaml("a: \"x\\x7Fy\\x9b\"\n").entries.at(0).second.scalar,
+            "x\x7F"
+            "y\xC2\x9B");
 }
 
 }  // namespace

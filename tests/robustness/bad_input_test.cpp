@@ -105,9 +105,10 @@ TEST_F(BadInput, InvalidUtf8InTheBodyIsTranslated) {
 // sbatch refuses a CRLF script; its translation reads it with Unix line
 // ends: `\` continues the line and no word ends in a CR.
 TEST_F(BadInput, CrlfScriptIsReadWithUnixLineEnds) {
-  const ProcessResult r = run({write("dos.sh", "#!/bin/bash\r\n#SBATCH --gpus-per-node=h100:8\r\n"
-                                               "pip install scons\r\npython train.py \\\r\n"
-                                               "  --epochs 3\r\n")});
+  const ProcessResult r = run({write("dos.sh",
+                                     "#!/bin/bash\r\n#SBATCH --gpus-per-node=h100:8\r\n"
+                                     "pip install scons\r\npython train.py \\\r\n"
+                                     "  --epochs 3\r\n")});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("[S2A1005]"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find('\r'), std::string::npos) << r.out;
@@ -122,10 +123,12 @@ TEST_F(BadInput, CrlfScriptIsReadWithUnixLineEnds) {
 // are: values and the command escape them (double quotes), provenance
 // comments show '?' for them and for U+2028 (a line break to YAML 1.1).
 TEST_F(BadInput, ControlCharactersStayOutOfTheYaml) {
-  const std::string odd = "a\x7F\x01\xC2\x9B\xE2\x80\xA8" "b";
-  const ProcessResult r = run({write("ctl.sh", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8 --job-name=" + odd +
-                                                   "\nexport X=" + odd + "\npython x.py # " +
-                                                   odd + "\n")});
+  const std::string odd =
+      "a\x7F\x01\xC2\x9B\xE2\x80\xA8"
+      "b";
+  const ProcessResult r =
+      run({write("ctl.sh", "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8 --job-name=" + odd +
+                               "\nexport X=" + odd + "\npython x.py # " + odd + "\n")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(emit::find_character_yaml_forbids(r.out), std::string::npos) << r.out;
   const YAML::Node yaml = YAML::Load(r.out);

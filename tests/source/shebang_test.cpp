@@ -38,8 +38,9 @@ TEST(Shebang, SetOptionsAreTheLettersBashSets) {
 }
 
 TEST(Shebang, OptionsAreSetAtTheStartOfTheCommand) {
-  const Translation t = translate(
-      "job.sbatch", "#!/bin/bash -ex\n#SBATCH --gpus-per-node=h100:8\npython prep.py\npython t.py\n");
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash -ex\n#SBATCH --gpus-per-node=h100:8\npython prep.py\npython t.py\n");
   ASSERT_TRUE(t.workload);
   EXPECT_TRUE(t.workload->command.starts_with(
       "cd \"$CODE_SOURCE_PATH\"\nset -ex  # -ex on the #! line\npython prep.py\n"))
@@ -50,8 +51,9 @@ TEST(Shebang, OtherShellsAreReportedAndOtherLanguagesRefused) {
   const Translation zsh =
       translate("job.sbatch", "#!/bin/zsh\n#SBATCH --gpus-per-node=h100:8\npython t.py\n");
   ASSERT_TRUE(zsh.workload);
-  EXPECT_TRUE(std::any_of(zsh.diagnostics.begin(), zsh.diagnostics.end(),
-                          [](const Diagnostic& d) { return d.code == Code::interpreter_not_bash; }));
+  EXPECT_TRUE(std::any_of(zsh.diagnostics.begin(), zsh.diagnostics.end(), [](const Diagnostic& d) {
+    return d.code == Code::interpreter_not_bash;
+  }));
   const Translation python = translate(
       "job.py", "#!/usr/bin/env python3\n#SBATCH --gpus-per-node=h100:8\nimport os\nprint(1)\n");
   EXPECT_FALSE(python.workload);
