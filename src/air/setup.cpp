@@ -186,6 +186,30 @@ bool is_shell_setting(std::string_view name) {
                   name);
 }
 
+/// Builtins whose NAME arguments are assigned or unset. Asked of every
+/// command: the length rules out most at once.
+bool writes_variables(std::string_view program) {
+  switch (program.size()) {
+    case 3:
+      return program == "let";
+    case 4:
+      return program == "read";
+    case 5:
+      return program == "unset" || program == "local";
+    case 6:
+      return program == "printf" || program == "export";
+    case 7:
+      return program == "mapfile" || program == "getopts" || program == "declare" ||
+             program == "typeset";
+    case 8:
+      return program == "readonly";
+    case 9:
+      return program == "readarray";
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 std::unordered_map<std::string_view, int> count_variable_writes(const slurm::Body& body) {
@@ -200,11 +224,7 @@ std::unordered_map<std::string_view, int> count_variable_writes(const slurm::Bod
       for (const ast::Assignment& a : command.assignments) add(a.name);
       continue;
     }
-    if (!slurm::is_declaration_builtin(site.program) &&
-        !contains({"unset", "read", "mapfile", "readarray", "getopts", "printf", "let"},
-                  site.program)) {
-      continue;
-    }
+    if (!writes_variables(site.program)) continue;
     const std::string_view text = body.views[site.view].text;
     for (size_t i = 1; i < command.words.size(); ++i) {
       const std::string_view written =
