@@ -186,23 +186,21 @@ bool is_shell_setting(std::string_view name) {
                   name);
 }
 
-/// Builtins whose NAME arguments are assigned or unset. Asked of every
-/// command: the length rules out most at once.
+/// Builtins whose NAME arguments are assigned or unset: the declaration
+/// builtins and these. Asked of every command: the length rules out most.
 bool writes_variables(std::string_view program) {
+  if (slurm::is_declaration_builtin(program)) return true;
   switch (program.size()) {
     case 3:
       return program == "let";
     case 4:
       return program == "read";
     case 5:
-      return program == "unset" || program == "local";
+      return program == "unset";
     case 6:
-      return program == "printf" || program == "export";
+      return program == "printf";
     case 7:
-      return program == "mapfile" || program == "getopts" || program == "declare" ||
-             program == "typeset";
-    case 8:
-      return program == "readonly";
+      return program == "mapfile" || program == "getopts";
     case 9:
       return program == "readarray";
     default:
