@@ -1090,9 +1090,18 @@ class CommandMapper final : public CommandEditor {
   /// `scontrol show hostnames` listing every node: AI Runtime lists no nodes,
   /// so a stand-in prints node 0's address and a placeholder per other node.
   void replace_host_list(const Site& site) {
-    if (!is_host_list_command(*site.command) || is_replaced(site.view, site.command->span)) return;
-    replace(site.view, site.command->span, node_list_stand_in(),
-            "node 0's address, then one placeholder name per other node");
+    const ast::Command& command = *site.command;
+    if (!is_host_list_command(command) || is_replaced(site.view, command.span)) return;
+    // Only the words are replaced: `> hosts.txt` must still write the file.
+    const Span words{command.words.front().span.begin, command.words.back().span.end};
+    std::string stand_in = node_list_stand_in();
+    for (const ast::Redirect& r : command.redirects) {
+      if (r.span.begin > words.begin && r.span.end < words.end) {
+        stand_in += ' ';
+        stand_in += source(site.view, r.span);
+      }
+    }
+    replace(site.view, words, stand_in, "node 0's address, then one placeholder name per other node");
     report(Code::node_list_emulated, site.view, site.command->span,
            "AI Runtime does not list a workload's nodes; the node list becomes $MASTER_ADDR "
            "followed by the placeholders node-1 ... node-N",

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <map>
 
+#include "air/cluster_paths.hpp"
 #include "air/container_call.hpp"
 #include "air/keyword_list.hpp"
 #include "air/launch.hpp"
@@ -208,6 +209,26 @@ bool writes_variables(std::string_view program) {
   }
 }
 
+/// `base/relative` with `.` and `..` resolved; nullopt when it climbs above
+/// the code root.
+std::optional<std::string> join_under_root(std::string base, std::string_view relative) {
+  while (!relative.empty()) {
+    const size_t slash = relative.find('/');
+    const std::string_view part = relative.substr(0, slash);
+    relative = slash == std::string_view::npos ? "" : relative.substr(slash + 1);
+    if (part.empty() || part == ".") continue;
+    if (part == "..") {
+      if (base.empty()) return std::nullopt;
+      const size_t last = base.rfind('/');
+      base.erase(last == std::string::npos ? 0 : last);
+      continue;
+    }
+    if (!base.empty()) base += '/';
+    base += part;
+  }
+  return base;
+}
+
 }  // namespace
 
 std::unordered_map<std::string_view, int> count_variable_writes(const slurm::Body& body) {
@@ -316,6 +337,33 @@ bool SetupMapper::top_level(const Site& site) const {
   const slurm::Context& c = site.context;
   return !c.in_function && !c.in_loop && !c.in_branch && !c.background && !c.in_substitution &&
          site.statement != nullptr && site.view == 0;
+}
+
+SetupMapper::WorkingDirectory SetupMapper::working_directory_at(const Site& site) const {
+  WorkingDirectory where;
+  for (const Site& earlier : body_.sites) {
+    if (earlier.view != 0) continue;
+    if (earlier.command->span.begin >= site.command->span.begin) break;
+    const bool cd = earlier.program == "cd"sv;
+    if (earlier.context.in_substitution ||
+        (!cd && earlier.program != "pushd"sv && earlier.program != "popd"sv)) {
+      continue;
+    }
+    const auto& words = earlier.command->words;
+    std::optional<std::string> next;
+    if (cd && top_level(earlier) && words.size() == 2) {
+      if (auto sub = under_job_directory(editor_.source(0, words[1].span))) {
+        next = std::move(*sub);
+      } else if (auto literal = slurm::literal_value(words[1]);
+                 literal && !literal->starts_with('-') && !literal->starts_with('/') &&
+                 !literal->starts_with('~')) {
+        next = join_under_root(std::move(*where.relative), *literal);
+      }
+    }
+    if (!next) return {std::nullopt, &earlier};
+    where.relative = std::move(next);
+  }
+  return where;
 }
 
 bool SetupMapper::map_setup_command(const Site& site) {
@@ -498,6 +546,7 @@ bool SetupMapper::map_pip_install(const Site& site) {
   if (i >= words.size() || slurm::literal_value(words[i]) != "install") return false;
   std::vector<std::string> packages;
   std::string keep_reason;
+  std::string moved_from;  // the directory a requirements file is read from
   for (++i; i < words.size() && keep_reason.empty(); ++i) {
     const auto arg = slurm::literal_value(words[i]);
     if (!arg) {
@@ -516,8 +565,15 @@ bool SetupMapper::map_pip_install(const Site& site) {
       }
       if (!file || !under_code_root(*file)) {
         keep_reason = "the requirements file is not a relative path under the code root";
-      } else {
+      } else if (const WorkingDirectory where = working_directory_at(site); !where.relative) {
+        keep_reason = "`" + *file + "` is read from the directory `" +
+                      std::string(editor_.source(0, where.unknown_cd->command->span)) +
+                      "` enters, which is not known under the code root";
+      } else if (where.relative->empty()) {
         packages.push_back("-r " + *file);
+      } else {
+        packages.push_back("-r " + *join_under_root(*where.relative, *file));
+        moved_from = *where.relative;
       }
     } else if (contains({"-q", "--quiet", "-U", "--upgrade", "--no-cache-dir", "--user", "-qq",
                          "--no-warn-script-location", "--progress-bar=off",
@@ -553,7 +609,11 @@ bool SetupMapper::map_pip_install(const Site& site) {
                  packages.empty()
                      ? std::string("`pip install` of pip's own tooling is removed: the environment "
                                    "brings its own")
-                     : "`pip install` moves to environment.dependencies",
+                 : moved_from.empty()
+                     ? std::string("`pip install` moves to environment.dependencies")
+                     : "`pip install` moves to environment.dependencies, its requirements file "
+                       "named from the code root: the command runs in `" +
+                           moved_from + "`",
                  "check the package versions: the environment installs them when it is built");
   return true;
 }

@@ -116,6 +116,15 @@ class SetupMapper {
   std::string add_secret(const slurm::Site& site, std::string name, Span value_in_view);
   void add_env_or_secret(const slurm::Site& site, const Assignment& a);
   [[nodiscard]] bool top_level(const slurm::Site& site) const;
+  /// The directory a top-level command runs in, relative to the code root
+  /// ("" for the root), as the `cd`s before it leave it; when one of them
+  /// goes somewhere unknown (a variable, a cluster path, a cd in a loop),
+  /// `relative` is empty and `unknown_cd` is that cd.
+  struct WorkingDirectory {
+    std::optional<std::string> relative = std::string();
+    const slurm::Site* unknown_cd = nullptr;
+  };
+  [[nodiscard]] WorkingDirectory working_directory_at(const slurm::Site& site) const;
   [[nodiscard]] std::string secret_reference(const std::string& name) const;
   size_t hide_option_secret(const slurm::Site& site, size_t i, std::string_view arg);
   void hide_secret_in_value(const slurm::Site& site, const ast::Word& word, std::string_view arg);

@@ -1032,6 +1032,17 @@ TEST(SlurmVariablesInCompoundCommands, RedirectionsAreMappedToo) {
   EXPECT_TRUE(has_code(t, Code::node_list_emulated));
 }
 
+// The stand-in replaces the words only: the file the list was written to
+// still gets it, wherever the redirection is written.
+TEST(NodeList, RedirectionsOfTheListCommandStay) {
+  const Translation t = run(script(k2x8,
+                                   "scontrol show hostnames $SLURM_NODELIST > job.node.list\n"
+                                   "scontrol show hostnames > h2 \"$SLURM_JOB_NODELIST\"\n"
+                                   "srun python train.py\n"));
+  const std::string list = "printf '%s\\n' \"$MASTER_ADDR\" $(seq -f 'node-%g' 1 $((NUM_NODES - 1)))";
+  EXPECT_EQ(body_of(t), list + " > job.node.list\n" + list + " > h2\npython train.py\n");
+}
+
 // A double-quoted step script is rebuilt text: its arithmetic is renamed too.
 TEST(SlurmVariablesInCompoundCommands, ArithmeticInADoubleQuotedStepScript) {
   const Translation t = run(script(

@@ -66,7 +66,22 @@ INSTANTIATE_TEST_SUITE_P(
         DependencyCase{"pip install -e .\n", {}, false},
         DependencyCase{"pip install $EXTRA\n", {}, false},
         DependencyCase{"pip install --index-url https://pypi.example/simple torch\n", {}, false},
-        DependencyCase{"if true; then pip install wandb; fi\n", {}, false}));
+        DependencyCase{"if true; then pip install wandb; fi\n", {}, false},
+        // The requirements file is read from the directory the cds before
+        // it enter: named from the code root, or kept where that is unknown.
+        DependencyCase{"cd src/\npip install -r requirements.txt\n", {"-r src/requirements.txt"},
+                       true},
+        DependencyCase{"cd a\ncd ../b\npip install -r ./req.txt\n", {"-r b/req.txt"}, true},
+        DependencyCase{"cd $SLURM_SUBMIT_DIR/env\npip install -r req.txt\n", {"-r env/req.txt"},
+                       true},
+        DependencyCase{"cd sub\ncd \"$SLURM_SUBMIT_DIR\"\npip install -r req.txt\n",
+                       {"-r req.txt"}, true},
+        DependencyCase{"X=$(cd tools && pwd)\npip install -r req.txt\n", {"-r req.txt"}, true},
+        DependencyCase{"cd /home/me/project\npip install -r req.txt\n", {}, false},
+        DependencyCase{"cd \"$WORKDIR\"\npip install -r req.txt\n", {}, false},
+        DependencyCase{"cd ..\npip install -r req.txt\n", {}, false},
+        DependencyCase{"pushd src\npip install -r req.txt\n", {}, false},
+        DependencyCase{"for d in a; do cd $d; done\npip install -r req.txt\n", {}, false}));
 
 struct SetupCase {
   const char* body;
