@@ -1268,7 +1268,7 @@ class CommandMapper final : public CommandEditor {
       return;
     }
     report_mpi_plugin(site);
-    const Span prefix{words[0].span.begin, words[site.srun_operand].span.begin};
+    const Span prefix{words[site.srun_word].span.begin, words[site.srun_operand].span.begin};
     // Every way on takes srun and its options off the line (a nested script
     // is replaced whole later): what the options name is gone, not translated.
     mark_replaced(site.view, prefix);

@@ -1004,7 +1004,9 @@ const DroppedOptionNote* dropped_option_note(std::string_view option) {
 
 void SetupMapper::unwrap_container(const Site& site) {
   const auto& words = site.command->words;
-  size_t start = site.program == "srun"sv && site.srun ? site.srun_operand : 0;
+  // `timeout 1h singularity exec IMG ...`: the wrapper stays, the image goes.
+  const size_t start = slurm::skip_command_wrappers(
+      words, site.program == "srun"sv && site.srun ? site.srun_operand : 0);
   if (start >= words.size()) return;
   std::optional<std::string> storage;
   if (slurm::program_view(words[start], storage) == "shifter") {

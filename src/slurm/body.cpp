@@ -228,6 +228,13 @@ class Walker {
     site.view = view;
     if (!command.words.empty()) site.program = program_name(command.words.front());
     remember_option_variables(command, site.program, view);
+    // `stdbuf -oL srun ...`, `timeout 11h srun ...`: the step is what runs.
+    if (const size_t wrapped = skip_command_wrappers(command.words, 0);
+        wrapped > 0 && wrapped < command.words.size() &&
+        program_name(command.words[wrapped]) == "srun") {
+      site.program = "srun";
+      site.srun_word = wrapped;
+    }
     if (site.program == "srun" && !context.in_srun) {
       describe_srun(site);
     } else {
@@ -295,7 +302,7 @@ class Walker {
     const auto& words = site.command->words;
     std::vector<directives::Word> option_words;
     std::vector<size_t> word_of;  // the command word each option word came from
-    for (size_t i = 1; i < words.size(); ++i) {
+    for (size_t i = site.srun_word + 1; i < words.size(); ++i) {
       // srun options are parsed as the shell hands them over: a variable that
       // holds options is split into them; another expansion stands for
       // itself, which is enough to find the operand.
@@ -319,7 +326,8 @@ class Walker {
     if (site.srun_operand >= words.size()) return;
     const size_t program = program_after_container(words, site.srun_operand, site);
     std::optional<std::string> storage;
-    if (site.view == 0 && program < words.size() &&
+    // A step script is inlined in place of the whole line: not under a wrapper.
+    if (site.view == 0 && site.srun_word == 0 && program < words.size() &&
         is_shell(program_view(words[program], storage))) {
       site.nested_script = parse_shell_c(words, program + 1);
       if (site.nested_script >= 0) return;
@@ -623,11 +631,6 @@ std::string text_with_placeholders(const ast::Word& word) {
   });
 }
 
-bool is_option_word(const ast::Word& word) {
-  const auto literal = literal_value(word);
-  return literal && literal->size() > 1 && literal->front() == '-';
-}
-
 /// The one part whose text is the literal value, if the word is just that
 /// (most words: no fold needed).
 const std::string* single_literal_part(const ast::Word& word) {
@@ -695,23 +698,58 @@ std::string_view program_view(const ast::Word& word, std::optional<std::string>&
   return slash == std::string_view::npos ? *literal : literal->substr(slash + 1);
 }
 
-LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
-  // Skip wrappers that run their arguments as a command.
-  std::optional<std::string> storage;
-  std::string_view program;
-  for (; from < words.size(); ++from) {
-    program = program_view(words[from], storage);
-    if (program != "time" && program != "exec" && program != "nohup" && program != "stdbuf" &&
-        program != "numactl" && program != "env") {
-      break;
-    }
-    while (from + 1 < words.size() &&
-           (is_option_word(words[from + 1]) ||
-            literal_value(words[from + 1]).value_or("").find('=') != std::string::npos)) {
-      ++from;
-    }
+namespace {
+
+/// The options of a wrapper that take the next word as their value.
+bool takes_separate_value(std::string_view wrapper, std::string_view option) {
+  if (wrapper == "stdbuf") return option == "-i" || option == "-o" || option == "-e";
+  if (wrapper == "timeout") return option == "-s" || option == "-k";
+  if (wrapper == "nice") return option == "-n";
+  if (wrapper == "env") return option == "-u" || option == "-C" || option == "-S";
+  if (wrapper == "time") return option == "-o" || option == "-f";
+  if (wrapper == "numactl") {
+    return option == "-N" || option == "-m" || option == "-C" || option == "-i" || option == "-p";
   }
+  return false;
+}
+
+}  // namespace
+
+size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from) {
+  std::optional<std::string> storage;
+  while (from < words.size()) {
+    const std::string_view wrapper = program_view(words[from], storage);
+    if (wrapper != "time" && wrapper != "exec" && wrapper != "nohup" && wrapper != "stdbuf" &&
+        wrapper != "numactl" && wrapper != "env" && wrapper != "timeout" && wrapper != "nice" &&
+        wrapper != "command") {
+      return from;
+    }
+    const std::string name(wrapper);  // `storage` is reused for the words after it
+    size_t next = from + 1;
+    for (; next < words.size(); ++next) {
+      const auto word = literal_value(words[next]);
+      if (!word) break;
+      if (*word == "--") {
+        ++next;
+        break;
+      }
+      const bool option = word->size() > 1 && word->front() == '-';
+      const bool assignment = name == "env" && word->find('=') != std::string::npos;
+      if (!option && !assignment) break;
+      if (option && takes_separate_value(name, *word)) ++next;
+    }
+    if (name == "timeout") ++next;  // the duration
+    if (next >= words.size() || next == from) return words.size();
+    from = next;
+  }
+  return from;
+}
+
+LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
+  from = skip_command_wrappers(words, from);
   if (from >= words.size()) return {};
+  std::optional<std::string> storage;
+  const std::string_view program = program_view(words[from], storage);
   if (program == "torchrun") return {Launcher::torchrun, from, from + 1};
   if (program == "deepspeed") return {Launcher::deepspeed, from, from + 1};
   if (program == "mpirun" || program == "mpiexec") return {Launcher::mpirun, from, from + 1};

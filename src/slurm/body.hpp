@@ -75,9 +75,11 @@ struct Site {
   const ast::ListItem* statement = nullptr;  // the statement it makes up alone, if any
   Context context;
   uint32_t view = 0;      // index into Body::views
-  std::string program;    // first word's literal basename ("srun", "python3")
+  std::string program;    // first word's literal basename ("srun", "python3"); "srun"
+                          // also for a step under a wrapper (`stdbuf -oL srun ...`)
   LauncherCall launcher;  // the launcher this command runs, directly or under srun
   // srun only
+  size_t srun_word = 0;  // index of `srun`: after `stdbuf -oL`, `timeout 1h`, `nohup`...
   std::optional<directives::OptionParse> srun;  // srun's own options
   size_t srun_operand = 0;                      // index of the first word after srun's options
   // The program is inside a variable that also holds srun options
@@ -200,6 +202,11 @@ using ExpansionText = std::optional<std::string_view> (*)(const ast::WordPart& p
 [[nodiscard]] std::string_view program_view(const ast::Word& word,
                                             std::optional<std::string>& storage);
 /// Finds a distributed launcher in words[from...].
+/// The index of the command `time`, `exec`, `nohup`, `stdbuf`, `timeout`,
+/// `nice`, `env`, `command` or `numactl` (with their options) run from
+/// `from` on: `from` itself when the word there is none of them, the end
+/// when the command is missing or computed.
+[[nodiscard]] size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from);
 [[nodiscard]] LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from);
 [[nodiscard]] std::string_view launcher_name(Launcher launcher);
 /// bash, sh, zsh, dash: interpreters whose `-c SCRIPT` is parsed again.

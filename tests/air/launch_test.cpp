@@ -70,6 +70,20 @@ const std::string kShim =
 INSTANTIATE_TEST_SUITE_P(
     Spellings, LaunchCommand,
     ::testing::Values(
+        // srun and launchers behind a wrapper that runs its arguments: the
+        // wrapper stays, the step is translated as if it stood alone.
+        Case{"srun_under_stdbuf", k2x8Tasks, "stdbuf -oL -eL srun python finetune.py\n",
+             "stdbuf -oL -eL " + kPerNode + kShim + "python finetune.py\n"},
+        Case{"srun_under_timeout", k2x8, "timeout -s INT 11h srun --kill-on-bad-exit=1 python t.py\n",
+             "timeout -s INT 11h python t.py\n"},
+        Case{"srun_under_env_and_nohup", k2x8, "nohup env A=1 -u B srun -l python t.py\n",
+             "nohup env A=1 -u B python t.py\n"},
+        Case{"srun_under_time_binary", k2x8, "/usr/bin/time -o t.log srun python t.py\n",
+             "/usr/bin/time -o t.log python t.py\n"},
+        Case{"torchrun_under_timeout", k2x8, "timeout 10h torchrun --nproc_per_node=8 t.py\n",
+             "timeout 10h torchrun --nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" "
+             "--master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" "
+             "--nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" t.py\n"},
         Case{"torchrun_equals", k2x8,
              "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID --nproc_per_node=8 "
              "--master_addr=$(hostname) --master_port=29500 train.py\n",

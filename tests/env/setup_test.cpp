@@ -441,6 +441,16 @@ TEST(Containers, AnImageInAVariableSetOnceToALiteralIsThatImage) {
   }
 }
 
+// The wrapper keeps running the command; only the container call goes.
+TEST(Containers, AContainerUnderAWrapperIsUnwrappedToo) {
+  const Translation t = run(
+      "timeout -s INT 1h singularity exec --nv img.sif python x.py\n"
+      "srun stdbuf -oL apptainer exec img.sif python y.py\n");
+  EXPECT_TRUE(command_has(t, "\ntimeout -s INT 1h python x.py\nstdbuf -oL python y.py\n"))
+      << t.workload->command;
+  EXPECT_TRUE(has_code(t, Code::container_wrapper_removed));
+}
+
 TEST(Containers, OptionsKeptInAVariableAreOptionsNotTheImage) {
   const Translation t =
       run("BIND=\"-B /ibex/data:/data --nv\"\nSIF=./torch.sif\nsingularity exec ${BIND} $SIF "
