@@ -1116,6 +1116,7 @@ class CommandMapper final : public CommandEditor {
     replace_host_list(site);
     if (is_replaced(site.view, site.command->span)) return;
     if (site.program == "srun"sv && site.srun) unwrap_srun(site);
+    setup_.unwrap_conda_run(site);
     setup_.unwrap_container(site);
     switch (site.launcher.kind) {
       case Launcher::torchrun:

@@ -209,6 +209,26 @@ bool writes_variables(std::string_view program) {
   }
 }
 
+/// The environment `conda run` options from `from` to `end` name (`-n ENV`,
+/// `--name=ENV`, `-p PREFIX`: its last path component), or "".
+std::string conda_run_environment(const std::vector<ast::Word>& words, size_t from, size_t end) {
+  std::string env;
+  for (size_t i = from; i < end; ++i) {
+    const std::string option = slurm::literal_value(words[i]).value_or("");
+    std::optional<std::string> value;
+    if ((option == "-n" || option == "--name" || option == "-p" || option == "--prefix") &&
+        i + 1 < end) {
+      value = slurm::literal_value(words[++i]);
+    } else if (option.starts_with("--name=") || option.starts_with("--prefix=")) {
+      value = option.substr(option.find('=') + 1);
+    }
+    if (!value) continue;
+    while (!value->empty() && value->back() == '/') value->pop_back();
+    env = value->substr(value->rfind('/') + 1);
+  }
+  return env;
+}
+
 /// `base/relative` with `.` and `..` resolved; nullopt when it climbs above
 /// the code root.
 std::optional<std::string> join_under_root(std::string base, std::string_view relative) {
@@ -383,6 +403,9 @@ bool SetupMapper::map_setup_command(const Site& site) {
     return true;
   }
   if (site.program == "conda"sv || site.program == "mamba"sv || site.program == "micromamba"sv) {
+    if (command.words.size() >= 2 && slurm::literal_is(command.words[1], "run")) {
+      return false;  // the command it runs stays: unwrap_conda_run()
+    }
     const bool activate =
         command.words.size() >= 3 && slurm::literal_value(command.words[1]) == "activate";
     const std::string env = activate ? slurm::literal_value(command.words[2]).value_or("") : "";
@@ -1001,6 +1024,55 @@ const DroppedOptionNote* dropped_option_note(std::string_view option) {
 }
 
 }  // namespace
+
+void SetupMapper::unwrap_conda_run(const Site& site) {
+  const auto& words = site.command->words;
+  const size_t from = site.program == "srun"sv && site.srun ? site.srun_operand : 0;
+  const size_t program = slurm::skip_command_wrappers(words, from);
+  for (size_t i = from; i + 1 < words.size() && i < program; ++i) {
+    std::optional<std::string> storage;
+    const std::string_view conda = slurm::program_view(words[i], storage);
+    if ((conda != "conda"sv && conda != "mamba"sv && conda != "micromamba"sv) ||
+        !slurm::literal_is(words[i + 1], "run")) {
+      continue;
+    }
+    const std::string env = conda_run_environment(words, i + 2, program);
+    const Span call{words[i].span.begin, program < words.size() ? words[program].span.begin
+                                                                 : words.back().span.end};
+    const Span written_span{call.begin, words[std::min(program, words.size()) - 1].span.end};
+    const std::string written(editor_.source(site.view, written_span));
+    if (program >= words.size()) {
+      editor_.report(Code::setup_command_removed, site.view, site.command->span,
+                     "`" + written + "` names no command to run; conda does not exist on AI "
+                     "Runtime nodes and the line is removed",
+                     "remove the line");
+      editor_.remove_statement(site, "conda does not exist on AI Runtime nodes", {});
+      return;
+    }
+    editor_.edit(site.view, call, "", "the command runs directly in the workload's environment");
+    const auto* profile = options_.profile;
+    if (profile != nullptr && profile->conda_envs.count(env) != 0) {
+      const std::string& file = profile->conda_envs.find(env)->second;
+      result_.dependencies.push_back("-r " + file);
+      editor_.report(Code::setup_command_removed, site.view, written_span,
+                     "`" + written + "` is removed: the command runs in the workload's "
+                     "environment, with conda environment " + env +
+                         " replaced by environment.dependencies `-r " + file +
+                         "` (from the site profile)",
+                     "check that " + file + " lists every package the environment had");
+    } else {
+      editor_.report(
+          Code::setup_command_removed, site.view, written_span,
+          "`" + written + "` is removed: AI Runtime nodes have no conda, so the command runs in "
+          "the workload's environment; the packages of " +
+              (env.empty() ? std::string("the environment") : "conda environment " + env) +
+              " are not known",
+          "export the environment's packages (`pip freeze > requirements.txt` inside it) and pass "
+          "--requirements requirements.txt, or map it under conda_envs in the site profile");
+    }
+    return;
+  }
+}
 
 void SetupMapper::unwrap_container(const Site& site) {
   const auto& words = site.command->words;

@@ -102,6 +102,8 @@ class SetupMapper {
   void hide_inline_secrets(const slurm::Site& site);
   /// Pass 2: `singularity exec [--nv] [-B ..] IMAGE CMD` runs CMD directly.
   void unwrap_container(const slurm::Site& site);
+  /// Pass 2: `conda run -n ENV CMD` (mamba, micromamba) runs CMD directly.
+  void unwrap_conda_run(const slurm::Site& site);
 
  private:
   bool map_pip_install(const slurm::Site& site);

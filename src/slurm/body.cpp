@@ -707,6 +707,10 @@ bool takes_separate_value(std::string_view wrapper, std::string_view option) {
   if (wrapper == "nice") return option == "-n";
   if (wrapper == "env") return option == "-u" || option == "-C" || option == "-S";
   if (wrapper == "time") return option == "-o" || option == "-f";
+  if (wrapper == "conda") {  // `conda|mamba|micromamba run`
+    return option == "-n" || option == "--name" || option == "-p" || option == "--prefix" ||
+           option == "--cwd" || option == "-a" || option == "--attach";
+  }
   if (wrapper == "numactl") {
     return option == "-N" || option == "-m" || option == "-C" || option == "-i" || option == "-p";
   }
@@ -719,13 +723,16 @@ size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from) {
   std::optional<std::string> storage;
   while (from < words.size()) {
     const std::string_view wrapper = program_view(words[from], storage);
-    if (wrapper != "time" && wrapper != "exec" && wrapper != "nohup" && wrapper != "stdbuf" &&
-        wrapper != "numactl" && wrapper != "env" && wrapper != "timeout" && wrapper != "nice" &&
-        wrapper != "command") {
+    const bool conda_run = (wrapper == "conda" || wrapper == "mamba" || wrapper == "micromamba") &&
+                           from + 1 < words.size() && literal_is(words[from + 1], "run");
+    if (!conda_run && wrapper != "time" && wrapper != "exec" && wrapper != "nohup" &&
+        wrapper != "stdbuf" && wrapper != "numactl" && wrapper != "env" && wrapper != "timeout" &&
+        wrapper != "nice" && wrapper != "command") {
       return from;
     }
-    const std::string name(wrapper);  // `storage` is reused for the words after it
-    size_t next = from + 1;
+    // `storage` is reused for the words after it
+    const std::string name = conda_run ? "conda" : std::string(wrapper);
+    size_t next = from + (conda_run ? 2 : 1);
     for (; next < words.size(); ++next) {
       const auto word = literal_value(words[next]);
       if (!word) break;

@@ -203,7 +203,8 @@ using ExpansionText = std::optional<std::string_view> (*)(const ast::WordPart& p
                                             std::optional<std::string>& storage);
 /// Finds a distributed launcher in words[from...].
 /// The index of the command `time`, `exec`, `nohup`, `stdbuf`, `timeout`,
-/// `nice`, `env`, `command` or `numactl` (with their options) run from
+/// `nice`, `env`, `command`, `numactl` or `conda|mamba|micromamba run`
+/// (with their options) run from
 /// `from` on: `from` itself when the word there is none of them, the end
 /// when the command is missing or computed.
 [[nodiscard]] size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from);

@@ -173,6 +173,31 @@ TEST(ProfilePrecedence, ProfileModuleAndCondaMappings) {
             (std::vector<std::string>{"mylib==1.2", "-r envs/esm.txt"}));
 }
 
+// `conda run -n ENV CMD`: CMD stays and runs in the workload's environment,
+// which the profile's mapping of ENV fills.
+TEST(ProfilePrecedence, CondaRunKeepsItsCommandAndMapsItsEnvironment) {
+  const Translation t = translate(
+      "job.sbatch",
+      "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n"
+      "conda run --live-stream -n esm python -u t.py --epochs 10\n"
+      "srun micromamba run -p /home/me/envs/other/ python eval.py\n",
+      with_profile("conda_envs: {esm: envs/esm.txt}\n"));
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.dependencies, (std::vector<std::string>{"-r envs/esm.txt"}));
+  EXPECT_NE(t.workload->command.find("\npython -u t.py --epochs 10\npython eval.py\n"),
+            std::string::npos)
+      << t.workload->command;
+  std::string messages;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::setup_command_removed) messages += d.message + "\n";
+  }
+  EXPECT_NE(messages.find("`conda run --live-stream -n esm` is removed"), std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("the packages of conda environment other are not known"),
+            std::string::npos)
+      << messages;
+}
+
 TEST(ProfilePrecedence, ProfileImageMappingForUnityCatalog) {
   TranslateOptions options =
       with_profile("images: {'nvcr.io#nvidia/pytorch:24.01-py3': main.ml.pytorch:24.01-py3}\n");
