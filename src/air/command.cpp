@@ -2193,7 +2193,7 @@ class CommandMapper final : public CommandEditor {
     }
     for (const auto& redirect : command.redirects) {
       rewrite_parts(site, redirect.target.parts);
-      rewrite_parts(site, redirect.heredoc_parts);
+      rewrite_heredoc(site, redirect);
     }
   }
 
@@ -2205,7 +2205,7 @@ class CommandMapper final : public CommandEditor {
     for (const ast::Word& word : command.words) rewrite_parts(head, word.parts);
     for (const ast::Redirect& redirect : command.redirects) {
       rewrite_parts(head, redirect.target.parts);
-      rewrite_parts(head, redirect.heredoc_parts);
+      rewrite_heredoc(head, redirect);
     }
     if (command.text.empty()) return;
     // Command::text is the expression after `((` (arith_for starts with `for`).
@@ -2217,19 +2217,33 @@ class CommandMapper final : public CommandEditor {
         head, Span{begin, static_cast<uint32_t>(begin + command.text.size())}, false);
   }
 
-  void rewrite_parts(const Site& site, const std::vector<ast::WordPart>& parts) {
+  /// `deferred`: whether text another shell expands later (`\$NAME`) is
+  /// this job's to rename.
+  void rewrite_parts(const Site& site, const std::vector<ast::WordPart>& parts,
+                     bool deferred = true) {
     for (const ast::WordPart& part : parts) {
       if (is_replaced(site.view, part.span) || is_replaced_in_nested_script(site, part.span)) {
         continue;
       }
       if (part.kind == ast::PartKind::param) rewrite_variable(site, part);
-      if (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted) {
+      if (deferred &&
+          (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted)) {
         rewrite_deferred_variables(site, part);
       }
       // The parser keeps arithmetic as text: its `$NAME`s are no param parts.
       if (part.kind == ast::PartKind::arith) rewrite_arithmetic_variables(site, part.span, false);
-      rewrite_parts(site, part.parts);
+      rewrite_parts(site, part.parts, deferred);
     }
+  }
+
+  /// A here-document's body: its `\$SLURM_NTASKS` is expanded by whatever
+  /// runs the file it writes, which is another job when the body has
+  /// `#SBATCH` lines of its own (submitted with sbatch, reported there).
+  void rewrite_heredoc(const Site& site, const ast::Redirect& redirect) {
+    const std::string_view body = source(site.view, redirect.heredoc_body);
+    const bool job_script = body.starts_with("#SBATCH") ||
+                            body.find("\n#SBATCH") != std::string_view::npos;
+    rewrite_parts(site, redirect.heredoc_parts, !job_script);
   }
 
   /// `\$SLURM_NODEID` in a double-quoted `bash -c "..."`, or `$SLURM_NODEID`

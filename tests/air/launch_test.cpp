@@ -538,6 +538,24 @@ TEST(LaunchDiagnostics, AValueTheTranslationCannotWriteIsGivenInTheReport) {
                           "per node: each node's only task) / write 0 in its place"}));
 }
 
+// A here-document with #SBATCH lines writes another job's script: its
+// escaped names are that job's, expanded when sbatch runs it.
+TEST(LaunchDiagnostics, AJobScriptTheJobWritesKeepsItsSlurmNames) {
+  const std::string heredoc =
+      "cat > run_model.sh <<EOF0\n#!/bin/bash\n#SBATCH --ntasks=256\n"
+      "mpirun -np \\$SLURM_NTASKS ./model > log_$SLURM_JOB_NUM_NODES\nEOF0\n";
+  const Translation t = run(script(k2x8, heredoc + "srun python t.py\n"));
+  ASSERT_TRUE(t.workload);
+  EXPECT_NE(t.workload->command.find("mpirun -np \\$SLURM_NTASKS ./model > log_$NUM_NODES\n"),
+            std::string::npos)
+      << t.workload->command;
+  // Without #SBATCH lines the script runs in this job, on each node.
+  const Translation here = run(script(k2x8, "cat > r.sh <<EOF\necho \\$SLURM_NNODES\nEOF\n"));
+  ASSERT_TRUE(here.workload);
+  EXPECT_NE(here.workload->command.find("echo \\$NUM_NODES\n"), std::string::npos)
+      << here.workload->command;
+}
+
 TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
   // The operand is `python`, not `$SRUN_ARGS`: srun and its options go.
   const Translation t = run(script(k2x8,
