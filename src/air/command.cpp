@@ -2304,7 +2304,15 @@ class CommandMapper final : public CommandEditor {
         }
       } else if (rule.action == VariableAction::literal && arithmetic &&
                  is_digits(rule.replacement)) {
-        edit(site.view, name_span, rule.replacement, rule.reason);
+        // `$NAME` and `${NAME}` go whole: `$4` would be a positional parameter.
+        Span written = name_span;
+        if (begin >= 1 && text[begin - 1] == '$') {
+          written.begin -= 1;
+        } else if (begin >= 2 && text[begin - 1] == '{' && text[begin - 2] == '$' &&
+                   end < text.size() && text[end] == '}') {
+          written = Span{name_span.begin - 2, name_span.end + 1};
+        }
+        edit(site.view, written, rule.replacement, rule.reason);
         report(Code::slurm_variable_approximated, site.view, name_span,
                name + " becomes " + rule.replacement + ": " + rule.reason, rule.hint);
       } else if (rule.action == VariableAction::literal) {

@@ -395,12 +395,26 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
     if (tasks_per_node == compute.gpus_per_node) {
       return rename("WORLD_SIZE", "one task per GPU: tasks = total GPUs = WORLD_SIZE");
     }
+    // Slurm's value is known (`mpirun -np $SLURM_NTASKS` keeps its count);
+    // what it counts is for the reader to check.
+    if (const auto tasks = job.total_tasks()) {
+      return {VariableAction::literal, std::to_string(*tasks), true,
+              "the job's task count (--ntasks, or --ntasks-per-node times the nodes)",
+              "AI Runtime starts one command per node, not Slurm tasks: check that whatever "
+              "this count sizes still starts that many processes"};
+    }
     return unmapped("counts Slurm tasks, which AI Runtime does not start",
                     "compute it from NUM_NODES and your processes per node");
   }
   if (name == "SLURM_NTASKS_PER_NODE") {
     if (tasks_per_node == compute.gpus_per_node) {
       return rename("LOCAL_WORLD_SIZE", "one task per GPU: tasks per node = LOCAL_WORLD_SIZE");
+    }
+    if (job.ntasks_per_node) {
+      return {VariableAction::literal, std::to_string(job.ntasks_per_node->value), true,
+              "the value --ntasks-per-node requested",
+              "AI Runtime starts one command per node, not Slurm tasks: check that whatever "
+              "this count sizes still starts that many processes"};
     }
     return unmapped("counts Slurm tasks per node, which AI Runtime does not start",
                     "AI Runtime starts one command per node; LOCAL_WORLD_SIZE counts its GPUs");

@@ -253,6 +253,24 @@ TEST(LaunchCounts, SlurmGpuCountOfANarrowerRequestStaysTheJobs) {
       << full.workload->command;
 }
 
+// Task counts AI Runtime has no variable for are Slurm's own values; in
+// arithmetic `$NAME` and `${NAME}` are replaced whole (`$4` is an argument).
+TEST(LaunchCounts, TaskCountsWithoutARuntimeVariableAreTheJobsValues) {
+  const Translation t = run(
+      "#!/bin/bash\n#SBATCH --nodes=2 --ntasks-per-node=4 --gres=gpu:a100:4\n"
+      "export WORLD=$(($SLURM_NNODES * $SLURM_NTASKS_PER_NODE + ${SLURM_GPUS_ON_NODE}))\n"
+      "mpirun -n $SLURM_NTASKS ./solver\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_NE(t.workload->command.find("WORLD=$(($NUM_NODES * 4 + 4))\nmpirun -n 8 ./solver"),
+            std::string::npos)
+      << t.workload->command;
+  // A plain -N job: Slurm left SLURM_NTASKS_PER_NODE unset, so it is reported.
+  const Translation unset = run(
+      "#!/bin/bash\n#SBATCH --nodes=2 --gpus-per-node=h100:8 --ntasks=4\necho $SLURM_NTASKS_PER_NODE\n");
+  EXPECT_NE(message_of(unset, Code::slurm_variable_unmapped).find("SLURM_NTASKS_PER_NODE"),
+            std::string::npos);
+}
+
 TEST(LaunchDiagnostics, BatchExpandedNodeRankIsReportedAsFixed) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID "
