@@ -8,11 +8,16 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <string>
 
 namespace s2a::air {
 namespace {
 
 constexpr uint64_t kMaxAccelerators = 1'000'000;  // far beyond any cluster; guards overflow
+constexpr std::array<std::string_view, 9> kGpuWords = {
+    "gpu", "cuda", "nccl", "nvidia", "torchrun", "torch.distributed", "deepspeed",
+    "accelerate launch", "horovod"};
 
 /// GPU models that are small inference/development parts: the 1-GPU A10 shape
 /// is their nearest equivalent. Everything else maps to H100.
@@ -35,6 +40,28 @@ std::string model_in_text(std::string_view text) {
     if (lower.find(model) != std::string::npos) return std::string(model);
   }
   return {};
+}
+
+/// Whether an --exclusive job ran on GPU nodes: its partition or constraint
+/// names them (`gpu`, `a100`, ...), or the script mentions GPUs or a GPU
+/// launcher anywhere. Otherwise it was a CPU job, with no GPUs to take.
+bool runs_on_gpu_nodes(const slurm::Job& job, std::string_view script) {
+  const auto lowered = [](std::string_view text) {
+    std::string lower(text);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return lower;
+  };
+  for (const auto* text : {job.partition ? &job.partition->value : nullptr,
+                           job.constraint ? &job.constraint->value : nullptr}) {
+    if (text == nullptr) continue;
+    const std::string lower = lowered(*text);
+    if (!model_in_text(lower).empty() || lower.find("gpu") != std::string::npos) return true;
+  }
+  const std::string lower = lowered(script);
+  return std::any_of(kGpuWords.begin(), kGpuWords.end(), [&](std::string_view word) {
+    return lower.find(word) != std::string::npos;
+  });
 }
 
 struct ModelChoice {
@@ -83,8 +110,8 @@ const AcceleratorType* find_accelerator_type(std::string_view name) {
   return nullptr;
 }
 
-Compute map_compute(const slurm::Job& job, const std::optional<std::string>& forced_type,
-                    Diagnostics& diagnostics) {
+Compute map_compute(const slurm::Job& job, std::string_view script,
+                    const std::optional<std::string>& forced_type, Diagnostics& diagnostics) {
   Compute compute;
   const uint64_t nodes = std::max<uint64_t>(1, std::min(job.node_count().value_or(1), kMaxAccelerators));
   const Span gpu_span = span_of(job.gpus ? job.gpus->from : nullptr);
@@ -99,15 +126,24 @@ Compute map_compute(const slurm::Job& job, const std::optional<std::string>& for
                            "set a fixed --nodes, or change num_accelerators with --override"});
   }
 
-  // Without a GPU request the smallest shape is used (S2A3001).
-  const ModelChoice model = job.gpus ? gpu_model(job) : ModelChoice{"a10", nullptr};
+  // Without a GPU request the smallest shape is used (S2A3001). --exclusive
+  // takes every GPU of its nodes, and on a CPU partition there are none.
+  const bool exclusive_cpu_nodes = job.gpus &&
+                                   job.gpus->scope == slurm::GpuScope::exclusive_node &&
+                                   !runs_on_gpu_nodes(job, script);
+  const bool requests_gpus = job.gpus && !exclusive_cpu_nodes;
+  const ModelChoice model = requests_gpus ? gpu_model(job) : ModelChoice{"a10", nullptr};
   std::optional<uint64_t> per_node = job.gpus_per_node();
-  if (!job.gpus) {
-    diagnostics.push_back({Code::no_gpu_request, {},
-                           "the script requests no GPUs; AI Runtime runs workloads on GPU nodes "
-                           "only, so one GPU_1xA10 node per Slurm node is used",
-                           "request GPUs with --gpus-per-node, or choose a shape with "
-                           "--accelerator-type"});
+  if (!requests_gpus) {
+    diagnostics.push_back(
+        {Code::no_gpu_request, exclusive_cpu_nodes ? gpu_span : Span{},
+         std::string(exclusive_cpu_nodes
+                         ? "the script requests no GPUs (--exclusive takes every GPU of its "
+                           "nodes, and nothing in the script names GPUs: a CPU job)"
+                         : "the script requests no GPUs") +
+             "; AI Runtime runs workloads on GPU nodes only, so one GPU_1xA10 node per Slurm "
+             "node is used",
+         "request GPUs with --gpus-per-node, or choose a shape with --accelerator-type"});
     per_node = 1;
   } else if (job.gpus->scope == slurm::GpuScope::exclusive_node) {
     diagnostics.push_back({Code::gpus_from_exclusive, gpu_span,

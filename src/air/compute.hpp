@@ -11,9 +11,10 @@
 
 namespace s2a::air {
 
+/// `script` is the script's text (an --exclusive job's GPUs depend on it);
 /// `forced_type` is --accelerator-type, already checked against
 /// accelerator_types().
-[[nodiscard]] Compute map_compute(const slurm::Job& job,
+[[nodiscard]] Compute map_compute(const slurm::Job& job, std::string_view script,
                                   const std::optional<std::string>& forced_type,
                                   Diagnostics& diagnostics);
 
