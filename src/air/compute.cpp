@@ -151,6 +151,8 @@ Compute map_compute(const slurm::Job& job, std::string_view script,
                            "many; a full node of 8 GPUs is assumed",
                            "state the count with --gpus-per-node, or use --accelerator-type"});
     per_node = 8;
+  } else if (!per_node && job.total_gpus() && *job.total_gpus() % nodes == 0) {
+    per_node = *job.total_gpus() / nodes;  // `--ntasks=4 --gpus-per-task=1`: 4 on the one node
   } else if (!per_node) {
     const uint64_t total = job.total_gpus().value_or(job.gpus->count);
     diagnostics.push_back({Code::gpus_not_per_node, gpu_span,

@@ -50,6 +50,7 @@ std::optional<GpuRequest> gpu_request_from_counts(const Option& option, GpuScope
   if (!counts || counts->empty()) return std::nullopt;
   GpuRequest request{scope, 0, lower(counts->front().type), &option};
   for (const auto& entry : *counts) request.count += entry.count;
+  if (request.count == 0) return std::nullopt;  // `--gpus=0`: a CPU job, as `--gres=gpu:0`
   if (counts->size() > 1) {
     diagnostics.push_back({Code::mixed_gpu_types, option.span,
                            "several GPU types in one request (" + *option.value +

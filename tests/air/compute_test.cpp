@@ -1,0 +1,56 @@
+// The compute policy's edge cases from real scripts: GPU counts of zero,
+// per-task counts with no node count, and --exclusive on CPU partitions.
+#include <gtest/gtest.h>
+
+#include "support/diagnostics.hpp"
+#include "translate.hpp"
+
+namespace s2a {
+namespace {
+
+struct ShapeCase {
+  const char* directives;
+  const char* body;
+  const char* accelerator_type;
+  uint64_t accelerators;
+  bool no_gpu_request;  // S2A3001
+};
+
+class ComputeShape : public ::testing::TestWithParam<ShapeCase> {};
+
+TEST_P(ComputeShape, FollowsThePolicy) {
+  const ShapeCase& c = GetParam();
+  const Translation t = translate(
+      "job.sbatch", std::string("#!/bin/bash\n#SBATCH ") + c.directives + "\n" + c.body);
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->compute.accelerator_type, c.accelerator_type);
+  EXPECT_EQ(t.workload->compute.num_accelerators, c.accelerators);
+  EXPECT_EQ(!testing::diagnostics_with(t, Code::no_gpu_request).empty(), c.no_gpu_request);
+  // Never the false "cannot be spread evenly" of a count that divides.
+  EXPECT_TRUE(testing::diagnostics_with(t, Code::gpus_not_per_node).empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    RealScripts, ComputeShape,
+    ::testing::Values(
+        // Zero GPUs asked for is a CPU job, whichever option says it.
+        ShapeCase{"--gpus=0", "python cpu.py\n", "GPU_1xA10", 1, true},
+        ShapeCase{"--gpus-per-node=0 --nodes=2", "python cpu.py\n", "GPU_1xA10", 2, true},
+        ShapeCase{"--gpus-per-task=0", "python cpu.py\n", "GPU_1xA10", 1, true},
+        // Tasks with no node count: Slurm's one node holds them all.
+        ShapeCase{"--ntasks=1 --gpus-per-task=1", "python t.py\n", "GPU_1xH100", 1, false},
+        ShapeCase{"--ntasks=4 --gpus-per-task=2", "srun python t.py\n", "GPU_8xH100", 8, false},
+        // --exclusive takes the node's GPUs: none on a CPU partition.
+        ShapeCase{"--nodes=4 --exclusive --partition=EPYC", "mpirun -np 8 ./life\n", "GPU_1xA10",
+                  4, true},
+        ShapeCase{"--nodes=2 --exclusive --partition=gpu", "srun python t.py\n", "GPU_8xH100", 16,
+                  false},
+        ShapeCase{"--nodes=2 --exclusive --constraint=a100", "srun python t.py\n", "GPU_8xH100",
+                  16, false},
+        ShapeCase{"--nodes=2 --exclusive", "module load cuda/12.1\nsrun python t.py\n",
+                  "GPU_8xH100", 16, false},
+        ShapeCase{"--nodes=2 --exclusive", "torchrun --nproc_per_node=8 t.py\n", "GPU_8xH100",
+                  16, false}));
+
+}  // namespace
+}  // namespace s2a
