@@ -1025,6 +1025,35 @@ const DroppedOptionNote* dropped_option_note(std::string_view option) {
 
 }  // namespace
 
+void SetupMapper::report_container_engine(const Site& site, size_t start) {
+  const auto& words = site.command->words;
+  std::optional<std::string> storage;
+  const std::string engine(slurm::program_view(words[start], storage));
+  if (!contains({"docker", "podman", "nerdctl", "udocker", "enroot", "sarus", "ch-run",
+                 "charliecloud"},
+                engine)) {
+    return;
+  }
+  const std::string subcommand =
+      start + 1 < words.size() ? slurm::literal_value(words[start + 1]).value_or("") : "";
+  const bool starts_command =
+      engine == "ch-run" || contains({"run", "exec", "start", "create"}, subcommand);
+  const std::string written =
+      engine + (subcommand.empty() || engine == "ch-run" ? "" : " " + subcommand);
+  editor_.report(
+      Code::container_engine_unavailable, site.view,
+      Span{words[start].span.begin, words[std::min(start + 1, words.size() - 1)].span.end},
+      "`" + written + "`: AI Runtime nodes have no " + engine +
+          ", so the line fails with \"command not found\"",
+      starts_command
+          ? "run the command directly, with the image as the workload's custom image "
+            "(environment.docker_image, or unity_catalog_image with --target-schema cli-1.20; "
+            "images: in the site profile), its -e variables under env_variables and its bind "
+            "mounts as Unity Catalog volume paths"
+          : "build and push images outside the job; the workload names its image in "
+            "environment.docker_image (unity_catalog_image with --target-schema cli-1.20)");
+}
+
 void SetupMapper::unwrap_conda_run(const Site& site) {
   const auto& words = site.command->words;
   const size_t from = site.program == "srun"sv && site.srun ? site.srun_operand : 0;
@@ -1087,7 +1116,10 @@ void SetupMapper::unwrap_container(const Site& site) {
   }
   const std::optional<ContainerCall> call = find_container_call(
       words, start, body_.views[site.view].text, body_.container_options_of(site));
-  if (!call) return;
+  if (!call) {
+    report_container_engine(site, start);
+    return;
+  }
   if (call->image + 1 >= words.size()) {
     report_container_without_command(site, start, *call);
     return;

@@ -114,6 +114,7 @@ class SetupMapper {
                             std::vector<std::string>& env_items, std::vector<std::string>& passed);
   void report_dropped_container_option(const slurm::Site& site, const ContainerOption& option);
   void unwrap_shifter(const slurm::Site& site, size_t start);
+  void report_container_engine(const slurm::Site& site, size_t start);
   void report_module(const slurm::Site& site);
   std::string add_secret(const slurm::Site& site, std::string name, Span value_in_view);
   void add_env_or_secret(const slurm::Site& site, const Assignment& a);

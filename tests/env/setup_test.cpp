@@ -451,6 +451,26 @@ TEST(Containers, AContainerUnderAWrapperIsUnwrappedToo) {
   EXPECT_TRUE(has_code(t, Code::container_wrapper_removed));
 }
 
+// No container engine on the nodes: every call of one is reported, with
+// the way to use its image when it starts the command.
+TEST(Containers, ContainerEnginesTheNodesLackAreReported) {
+  const Translation t = run(
+      "docker pull nvcr.io/nvidia/pytorch:24.01-py3\n"
+      "docker run --gpus all --rm -v $PWD:/ws nvcr.io/nvidia/pytorch:24.01-py3 python t.py\n"
+      "srun podman run --rm img python t.py\n"
+      "timeout 1h enroot start --mount $PWD:/ws pytorch python t.py\n"
+      "echo docker run is not here\n");
+  std::vector<std::string> reported;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::container_engine_unavailable) {
+      reported.push_back(d.message.substr(0, d.message.find(':')) +
+                         (d.hint.find("custom image") != std::string::npos ? " +image" : ""));
+    }
+  }
+  EXPECT_EQ(reported, (std::vector<std::string>{"`docker pull`", "`docker run` +image",
+                                                "`podman run` +image", "`enroot start` +image"}));
+}
+
 TEST(Containers, OptionsKeptInAVariableAreOptionsNotTheImage) {
   const Translation t =
       run("BIND=\"-B /ibex/data:/data --nv\"\nSIF=./torch.sif\nsingularity exec ${BIND} $SIF "
