@@ -77,6 +77,10 @@ std::string listed(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& name : names) {
     if (!out.empty()) out += ", ";
+    if (name == "getopts") {
+      out += "`getopts`";
+      continue;
+    }
     out += (name.size() > 1 && name != "@" ? "${" + name + "}" : "$" + name);
   }
   return out;
@@ -85,12 +89,21 @@ std::string listed(const std::vector<std::string>& names) {
 }  // namespace
 
 void report_script_arguments(const slurm::Body& body, Diagnostics& diagnostics) {
-  if (body.views.empty() || !may_read_arguments(body.views[0].text)) return;
+  if (body.views.empty()) return;
+  const std::string_view text = body.views[0].text;
+  if (!may_read_arguments(text) && text.find("getopts") == std::string_view::npos) return;
   ArgumentUses uses;
   for (const slurm::Site& site : body.sites) {
     if (site.view != 0 || site.context.in_function) continue;  // views[0] is the batch script
     if (sets_own_arguments(site)) return;
     collect(*site.command, uses, is_argument_parameter);
+    // `while getopts "d:h" opt`: with no words to parse it parses "$@".
+    if (site.program == "getopts" && site.command->words.size() == 3) {
+      ast::WordPart use;
+      use.span = site.command->span;
+      use.text = "getopts";
+      add_use(use, uses);
+    }
   }
   // `case "$1" in`, `for arg in "$@"`, `[[ $# -lt 2 ]]`.
   for (const slurm::Site& head : body.compound_heads) {

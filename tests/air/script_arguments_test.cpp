@@ -53,6 +53,18 @@ TEST(ScriptArguments, ReadInCompoundCommandsToo) {
       << reports[0].message;
 }
 
+// `getopts OPTSTRING NAME` parses "$@"; with words of its own, or in a
+// function, it parses those.
+TEST(ScriptArguments, GetoptsOnTheScriptsArgumentsIsAUse) {
+  const auto reports = argument_reports(
+      "while getopts d:e: FLAG; do\n  case $FLAG in\n    d) DATA=$OPTARG;;\n  esac\ndone\n"
+      "python train.py --data $DATA\n");
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_NE(reports[0].message.find("(`getopts`)"), std::string::npos) << reports[0].message;
+  EXPECT_TRUE(argument_reports("getopts ab opt -a\nparse() { while getopts a o; do :; done; }\n")
+                  .empty());
+}
+
 TEST(ScriptArguments, NotReportedWhenTheScriptSetsItsOwn) {
   EXPECT_TRUE(
       argument_reports("set -- base.yaml 8\npython train.py --config $1 --gpus $2\n").empty());
