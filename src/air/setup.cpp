@@ -359,6 +359,21 @@ bool SetupMapper::top_level(const Site& site) const {
          site.statement != nullptr && site.view == 0;
 }
 
+uint32_t SetupMapper::first_kept_source() {
+  if (!first_kept_source_) {
+    first_kept_source_ = UINT32_MAX;
+    const std::string_view text = body_.views[0].text;
+    for (const Site& site : body_.sites) {
+      if (site.view == 0 && (site.program == "source"sv || site.program == "."sv) &&
+          !is_setup_command(*site.command, site.program, text)) {
+        first_kept_source_ = site.command->span.begin;
+        break;
+      }
+    }
+  }
+  return *first_kept_source_;
+}
+
 SetupMapper::WorkingDirectory SetupMapper::working_directory_at(const Site& site) const {
   WorkingDirectory where;
   for (const Site& earlier : body_.sites) {
@@ -703,7 +718,8 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
         const auto found = variable_writes_->find(a.name);
         return !is_shell_setting(a.name) && found != variable_writes_->end() && found->second == 1;
       });
-  const bool movable = exported && top_level(site) && !after_first_launch && set_once;
+  const bool movable = exported && top_level(site) && !after_first_launch && set_once &&
+                       site.command->span.begin < first_kept_source();
   bool others_literal = true;
   for (size_t i = 0; i < assignments.size(); ++i) {
     if (!secret[i] && !assignments[i].literal) others_literal = false;

@@ -139,7 +139,12 @@ class SetupMapper {
   const slurm::Body& body_;
   const SetupOptions& options_;
   SetupResult& result_;
+  /// Where the first `source FILE` that stays in the command starts: an
+  /// export after it moved up front would lose to a value FILE sets.
+  uint32_t first_kept_source();
+
   std::optional<std::unordered_map<std::string_view, int>> variable_writes_;  // when first asked
+  std::optional<uint32_t> first_kept_source_;                                 // when first asked
 };
 
 }  // namespace s2a::air

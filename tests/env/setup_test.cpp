@@ -161,6 +161,20 @@ TEST(Export, NoneAloneKeepsTheGenericReport) {
   EXPECT_TRUE(has_code(t, Code::directive_not_mapped));
 }
 
+// A file the command sources may set the same variable: an export after
+// it stays after it. Before it, or after a removed activation, it moves.
+TEST(Exports, AnExportAfterAKeptSourceStaysInPlace) {
+  const Translation t = run(
+      "export EARLY=1\nsource venv/bin/activate\nexport MIDDLE=2\nsource ./env.sh\n"
+      "export OMP_NUM_THREADS=1\npython t.py\n");
+  ASSERT_TRUE(t.workload);
+  std::vector<std::string> moved;
+  for (const auto& v : t.workload->env_variables) moved.push_back(v.name);
+  EXPECT_EQ(moved, (std::vector<std::string>{"EARLY", "MIDDLE"}));
+  EXPECT_TRUE(command_has(t, "source ./env.sh\nexport OMP_NUM_THREADS=1\n"))
+      << t.workload->command;
+}
+
 TEST(Exports, LiteralValuesStayStringsAndComputedOnesStay) {
   const Translation t = run("export BATCH=32 FLAG=true\nexport OUT=/scratch/$USER\npython t.py\n");
   ASSERT_TRUE(t.workload);
