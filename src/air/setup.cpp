@@ -127,15 +127,43 @@ bool holds_credential(std::string_view name, std::string_view written,
   return looks_like_token(own) || (is_secret_name(name) && could_be_credential(name, own));
 }
 
-/// The module name without its version: `cuda/12.1` -> `cuda`.
-std::string module_base(std::string_view module) {
-  return lower(module.substr(0, module.find('/')));
+/// The names a module is known by: each component of its name but the
+/// versions (`devel/cuda/11.6`, `lib/nccl/2.11`), each also without a
+/// `-11.8` / `_2023` suffix.
+std::vector<std::string> module_names(std::string_view module) {
+  std::vector<std::string> names;
+  const auto add = [&](std::string_view part) {
+    std::string name = lower(part);
+    names.push_back(name);
+    for (size_t i = 1; i + 1 < name.size(); ++i) {
+      if ((name[i] == '-' || name[i] == '_') && std::isdigit(static_cast<unsigned char>(name[i + 1]))) {
+        names.push_back(name.substr(0, i));
+        break;
+      }
+    }
+  };
+  for (size_t begin = 0; begin != std::string_view::npos;) {
+    const size_t end = module.find('/', begin);
+    const std::string_view part =
+        module.substr(begin, end == std::string_view::npos ? end : end - begin);
+    if (begin == 0 || (!part.empty() && !std::isdigit(static_cast<unsigned char>(part[0])))) {
+      add(part);
+    }
+    begin = end == std::string_view::npos ? end : end + 1;
+  }
+  return names;
 }
 
 bool provided_by_runtime(std::string_view base) {
   return contains({"cuda", "cudnn", "nccl", "cuda-toolkit", "cudatoolkit", "python", "python3",
-                   "anaconda", "anaconda3", "miniconda", "miniconda3", "miniforge", "mamba",
                    "pytorch", "torch", "aws-ofi-nccl", "nccl-plugin", "gpu", "cray-python"},
+                  base);
+}
+
+/// Python with conda: the environment has the Python, not the conda.
+bool is_python_distribution(std::string_view base) {
+  return contains({"anaconda", "anaconda3", "miniconda", "miniconda3", "miniforge",
+                   "miniforge3", "mamba", "micromamba", "conda"},
                   base);
 }
 
@@ -495,8 +523,13 @@ void SetupMapper::report_module(const Site& site) {
   if (program.starts_with("vpkg_")) {  // VALET: `vpkg_require pkg/version ...`
     first = 1;
   } else if (program != "ml"sv && words.size() >= 2) {
-    sub = slurm::literal_value(words[1]).value_or("");
-    first = 2;
+    // `module -q load X`, `module --ignore-cache load X`: flags come first.
+    size_t at = 1;
+    while (at + 1 < words.size() && slurm::literal_value(words[at]).value_or("").starts_with('-')) {
+      ++at;
+    }
+    sub = slurm::literal_value(words[at]).value_or("");
+    first = at + 1;
   } else if (program == "ml"sv && words.size() >= 2) {
     const auto w = slurm::literal_value(words[1]).value_or("");
     if (contains({"purge", "use", "unuse", "list", "av", "avail", "save", "restore", "spider",
@@ -507,7 +540,7 @@ void SetupMapper::report_module(const Site& site) {
     }
   }
   const std::string shown = program + (sub.empty() ? "" : " " + sub);
-  std::vector<std::string> provided, mapped, toolchain, unknown, computed;
+  std::vector<std::string> provided, distributions, mapped, toolchain, unknown, computed;
   const bool loads = sub.empty() || contains({"load", "add", "swap", "switch"}, sub) ||
                      (program == "spack"sv && sub == "load") ||
                      (program == "spack"sv && sub == "env");
@@ -526,15 +559,20 @@ void SetupMapper::report_module(const Site& site) {
       }
       const profile::ModuleMapping* m =
           options_.profile ? profile::find_module(*options_.profile, *name) : nullptr;
-      const std::string base = module_base(name->substr(0, name->find('@')));
+      const std::vector<std::string> names = module_names(name->substr(0, name->find('@')));
+      const auto known_as = [&](bool (*kind)(std::string_view)) {
+        return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return kind(n); });
+      };
       if (m != nullptr && m->provided) {
         provided.push_back(*name);
       } else if (m != nullptr) {
         mapped.push_back(*name);
         for (const std::string& d : m->dependencies) result_.dependencies.push_back(d);
-      } else if (provided_by_runtime(base)) {
+      } else if (known_as(is_python_distribution)) {
+        distributions.push_back(*name);
+      } else if (known_as(provided_by_runtime)) {
         provided.push_back(*name);
-      } else if (is_toolchain(base)) {
+      } else if (known_as(is_toolchain)) {
         toolchain.push_back(*name);
       } else {
         unknown.push_back(*name);
@@ -545,6 +583,11 @@ void SetupMapper::report_module(const Site& site) {
   if (!provided.empty()) {
     parts.push_back(join(provided) + (provided.size() == 1 ? " comes" : " come") +
                     " with the AI Runtime environment");
+  }
+  if (!distributions.empty()) {
+    parts.push_back(join(distributions) + (distributions.size() == 1 ? " gives" : " give") +
+                    " Python, which the AI Runtime environment has, and conda, which it has not: "
+                    "its conda environments' packages must be listed");
   }
   if (!mapped.empty()) parts.push_back(join(mapped) + " become environment.dependencies (profile)");
   if (!toolchain.empty()) {
@@ -567,6 +610,14 @@ void SetupMapper::report_module(const Site& site) {
     hint =
         "map each module under modules: in the site profile (\"provided\" or pip packages), or "
         "add its Python packages with --dependency";
+  } else if (program == "spack"sv && contains({"install", "dev-build", "build", "compiler",
+                                                 "external", "concretize", "buildcache"},
+                                                sub)) {
+    hint = "the job builds software with spack, which AI Runtime nodes do not have: build it "
+           "into a custom image (environment.docker_image) and run the command there";
+  } else if (!distributions.empty()) {
+    hint = "export the conda environment's packages (`pip freeze > requirements.txt` inside "
+           "it) and pass --requirements requirements.txt";
   } else if (!provided.empty()) {
     hint = "check that environment.version ships the versions the job was built with (" +
            join(provided) + ")";

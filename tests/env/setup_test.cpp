@@ -129,6 +129,13 @@ INSTANTIATE_TEST_SUITE_P(
         SetupCase{"source \"${MODULESHOME}/init/sh\"\n", "sets up environment modules"},
         SetupCase{"source /etc/profile.d/lmod.sh\n", "sets up Lmod"},
         SetupCase{"vpkg_require cuda/11.2 openfold\n", "openfold has no known mapping"},
+        // Hierarchical and suffixed names, flags before the subcommand.
+        SetupCase{"module load devel/cuda/11.6 lib/nccl/2.11 cuda-11.8\n",
+                  "devel/cuda/11.6, lib/nccl/2.11, cuda-11.8 come with the AI Runtime"},
+        SetupCase{"module -q load gcc_12\n", "`module load` does not exist"},
+        SetupCase{"module --ignore-cache load CUDA/10.2\n", "CUDA/10.2 comes with the AI Runtime"},
+        SetupCase{"module load Anaconda3/2023.03\n", "and conda, which it has not"},
+        SetupCase{"spack install hdf5\n", "`spack install` does not exist"},
         SetupCase{"eval \"$(conda shell.bash hook)\"\n", "conda shell hook"}));
 
 TEST(Export, ListsBecomeEnvVariablesAndNamesAreReported) {
