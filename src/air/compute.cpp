@@ -204,8 +204,10 @@ Compute map_compute(const slurm::Job& job, std::string_view script,
                                std::to_string(*job.total_gpus()),
                            "check the batch size and the learning rate for the new world size"});
   }
+  // An A10G is an A10; any other model on the A10 shape differs in memory
+  // (an A40 or L40S has twice its 24 GB) or in numerics.
   if (!forced_type && !model.model.empty() && model.model != type->model &&
-      !(type->model == "a10" && is_small_gpu(model.model))) {
+      !(type->model == "a10" && model.model == "a10g")) {
     diagnostics.push_back({Code::gpu_model_substituted, span_of(model.from),
                            "GPU model \"" + model.model + "\" is not offered by AI Runtime; " +
                                compute.accelerator_type + " is used instead",
