@@ -1296,6 +1296,7 @@ class CommandMapper final : public CommandEditor {
              "give the step --ntasks-per-node=1 on Slurm: one launcher per node is what runs "
              "on AI Runtime");
     }
+    report_read_step_output(site, step_tasks_per_node * (rank ? 1 : compute_.nodes));
     if (site.nested_script >= 0) return;  // replaced whole by unwrap_nested_script()
     if (rank && compute_.nodes > 1 && !site.context.in_substitution) {
       report_steps_side_by_side(site);
@@ -1305,6 +1306,52 @@ class CommandMapper final : public CommandEditor {
       return;
     }
     edit(site.view, prefix, "", "AI Runtime already runs the command once on every node");
+  }
+
+  /// A launcher or a Python program, directly or in the step's `bash -c` script.
+  bool step_runs_a_program(const Site& site) const {
+    if (site.launcher.kind != Launcher::none) return true;
+    if (site.nested_script < 0) return false;
+    const uint32_t view = body_.nested[static_cast<size_t>(site.nested_script)]->view;
+    return std::any_of(body_.sites.begin(), body_.sites.end(), [&](const Site& inner) {
+      return inner.view == view && inner.launcher.kind != Launcher::none;
+    });
+  }
+
+  /// `NPROCS=$(srun hostname | wc -l)`, `srun -l hostname | sort`, `srun
+  /// hostname > hosts`: under Slurm the batch shell read one line per task
+  /// of every node (labelled `N: ` with -l); now each node runs the command
+  /// once and reads only its own line.
+  void report_read_step_output(const Site& site, uint64_t tasks) {
+    const ast::Command& command = *site.command;
+    const bool labelled = std::any_of(
+        site.srun->options.begin(), site.srun->options.end(),
+        [](const directives::Option& option) { return option.name() == "label"; });
+    if (tasks <= 1 && !labelled) return;
+    const std::string_view text = body_.views[site.view].text;
+    size_t after = command.span.end;
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+    const bool piped = after < text.size() && text[after] == '|' &&
+                       (after + 1 == text.size() || text[after + 1] != '|');
+    const bool to_file = std::any_of(
+        command.redirects.begin(), command.redirects.end(), [](const ast::Redirect& r) {
+          return (r.fd.empty() || r.fd == "1") &&
+                 (r.op == ">" || r.op == ">>" || r.op == ">|" || r.op == "&>" || r.op == "&>>");
+        });
+    // A program's own output piped to tee or a log (`srun python t.py >
+    // log`) is kept, not read; what a script reads back is a host name,
+    // a count, a device list.
+    const bool read_back = site.context.in_substitution ||
+                           ((piped || to_file) && !step_runs_a_program(site));
+    if (!read_back) return;
+    report(Code::step_output_per_node, site.view, command.span,
+           "the script reads this srun step's output, which under Slurm held a line from each " +
+               std::string("of its ") + std::to_string(tasks) + " tasks" +
+               (labelled ? ", labelled with the task number (-l)" : "") +
+               "; on AI Runtime each node runs the command once and reads only its own" +
+               (labelled ? ", unlabelled" : ""),
+           "count with $WORLD_SIZE, $NUM_NODES or $LOCAL_WORLD_SIZE, and name nodes with "
+           "$MASTER_ADDR and $NODE_RANK, instead of reading srun's output");
   }
 
   /// srun started one task per GPU: torchrun starts them now, and a shim

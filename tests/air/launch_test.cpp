@@ -574,6 +574,21 @@ TEST(LaunchDiagnostics, AJobScriptTheJobWritesKeepsItsSlurmNames) {
       << here.workload->command;
 }
 
+// Output read back from a step that ran a task per line: counts and host
+// lists change; a program's own output sent to a log does not.
+TEST(LaunchDiagnostics, ReadingAStepsOutputIsReported) {
+  const Translation t = run(script(
+      k2x8,
+      "srun -l bash -c 'hostname' | sort -k 2 -u > nodes.txt\nNPROCS=$(srun hostname | wc -l)\n"
+      "srun hostname > hosts\nsrun python t.py > train.log\nsrun python t.py | tee t.log\n"));
+  std::vector<uint32_t> lines;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::step_output_per_node) lines.push_back(t.file->line_col(d.span.begin).line);
+  }
+  EXPECT_EQ(lines, (std::vector<uint32_t>{3, 4, 5}));
+  EXPECT_NE(message_of(t, Code::step_output_per_node).find("labelled"), std::string::npos);
+}
+
 TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
   // The operand is `python`, not `$SRUN_ARGS`: srun and its options go.
   const Translation t = run(script(k2x8,
