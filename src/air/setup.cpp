@@ -1095,7 +1095,9 @@ const DroppedOptionNote* dropped_option_note(std::string_view option) {
 void SetupMapper::report_container_engine(const Site& site, size_t start) {
   const auto& words = site.command->words;
   std::optional<std::string> storage;
-  const std::string engine(slurm::program_view(words[start], storage));
+  // Asked of every command: the site's program is the first word's already.
+  const std::string_view engine =
+      start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
   if (!contains({"docker", "podman", "nerdctl", "udocker", "enroot", "sarus", "ch-run",
                  "charliecloud"},
                 engine)) {
@@ -1106,11 +1108,11 @@ void SetupMapper::report_container_engine(const Site& site, size_t start) {
   const bool starts_command =
       engine == "ch-run" || contains({"run", "exec", "start", "create"}, subcommand);
   const std::string written =
-      engine + (subcommand.empty() || engine == "ch-run" ? "" : " " + subcommand);
+      std::string(engine) + (subcommand.empty() || engine == "ch-run" ? "" : " " + subcommand);
   editor_.report(
       Code::container_engine_unavailable, site.view,
       Span{words[start].span.begin, words[std::min(start + 1, words.size() - 1)].span.end},
-      "`" + written + "`: AI Runtime nodes have no " + engine +
+      "`" + written + "`: AI Runtime nodes have no " + std::string(engine) +
           ", so the line fails with \"command not found\"",
       starts_command
           ? "run the command directly, with the image as the workload's custom image "
@@ -1124,6 +1126,7 @@ void SetupMapper::report_container_engine(const Site& site, size_t start) {
 void SetupMapper::unwrap_conda_run(const Site& site) {
   const auto& words = site.command->words;
   const size_t from = site.program == "srun"sv && site.srun ? site.srun_operand : 0;
+  if (from == 0 && !slurm::may_wrap_a_command(site.program)) return;  // nearly every command
   const size_t program = slurm::skip_command_wrappers(words, from);
   for (size_t i = from; i + 1 < words.size() && i < program; ++i) {
     std::optional<std::string> storage;
@@ -1173,8 +1176,10 @@ void SetupMapper::unwrap_conda_run(const Site& site) {
 void SetupMapper::unwrap_container(const Site& site) {
   const auto& words = site.command->words;
   // `timeout 1h singularity exec IMG ...`: the wrapper stays, the image goes.
-  const size_t start = slurm::skip_command_wrappers(
-      words, site.program == "srun"sv && site.srun ? site.srun_operand : 0);
+  const size_t from = site.program == "srun"sv && site.srun ? site.srun_operand : 0;
+  const size_t start = from == 0 && !slurm::may_wrap_a_command(site.program)
+                           ? 0
+                           : slurm::skip_command_wrappers(words, from);
   if (start >= words.size()) return;
   std::optional<std::string> storage;
   if (slurm::program_view(words[start], storage) == "shifter") {

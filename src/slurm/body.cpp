@@ -7,6 +7,26 @@
 #include "slurm/container_call.hpp"
 
 namespace s2a::slurm {
+
+bool may_wrap_a_command(std::string_view program) {
+  switch (program.size()) {
+    case 3:
+      return program == "env";
+    case 4:
+      return program == "time" || program == "exec" || program == "nice";
+    case 5:
+      return program == "nohup" || program == "conda" || program == "mamba";
+    case 6:
+      return program == "stdbuf";
+    case 7:
+      return program == "numactl" || program == "timeout" || program == "command";
+    case 10:
+      return program == "micromamba";
+    default:
+      return false;
+  }
+}
+
 namespace {
 
 /// Interpreters whose `-c SCRIPT` we parse again as a nested script.
@@ -229,7 +249,8 @@ class Walker {
     if (!command.words.empty()) site.program = program_name(command.words.front());
     remember_option_variables(command, site.program, view);
     // `stdbuf -oL srun ...`, `timeout 11h srun ...`: the step is what runs.
-    if (const size_t wrapped = skip_command_wrappers(command.words, 0);
+    if (const size_t wrapped =
+            may_wrap_a_command(site.program) ? skip_command_wrappers(command.words, 0) : 0;
         wrapped > 0 && wrapped < command.words.size() &&
         program_name(command.words[wrapped]) == "srun") {
       site.program = "srun";
@@ -723,13 +744,10 @@ size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from) {
   std::optional<std::string> storage;
   while (from < words.size()) {
     const std::string_view wrapper = program_view(words[from], storage);
-    const bool conda_run = (wrapper == "conda" || wrapper == "mamba" || wrapper == "micromamba") &&
-                           from + 1 < words.size() && literal_is(words[from + 1], "run");
-    if (!conda_run && wrapper != "time" && wrapper != "exec" && wrapper != "nohup" &&
-        wrapper != "stdbuf" && wrapper != "numactl" && wrapper != "env" && wrapper != "timeout" &&
-        wrapper != "nice" && wrapper != "command") {
-      return from;
-    }
+    if (!may_wrap_a_command(wrapper)) return from;
+    const bool conda = wrapper == "conda" || wrapper == "mamba" || wrapper == "micromamba";
+    const bool conda_run = conda && from + 1 < words.size() && literal_is(words[from + 1], "run");
+    if (conda && !conda_run) return from;
     // `storage` is reused for the words after it
     const std::string name = conda_run ? "conda" : std::string(wrapper);
     size_t next = from + (conda_run ? 2 : 1);
@@ -746,17 +764,21 @@ size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from) {
       if (option && takes_separate_value(name, *word)) ++next;
     }
     if (name == "timeout") ++next;  // the duration
-    if (next >= words.size() || next == from) return words.size();
+    if (next >= words.size()) return words.size();
     from = next;
   }
   return from;
 }
 
 LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
-  from = skip_command_wrappers(words, from);
   if (from >= words.size()) return {};
   std::optional<std::string> storage;
-  const std::string_view program = program_view(words[from], storage);
+  std::string_view program = program_view(words[from], storage);
+  if (may_wrap_a_command(program)) {
+    from = skip_command_wrappers(words, from);
+    if (from >= words.size()) return {};
+    program = program_view(words[from], storage);
+  }
   if (program == "torchrun") return {Launcher::torchrun, from, from + 1};
   if (program == "deepspeed") return {Launcher::deepspeed, from, from + 1};
   if (program == "mpirun" || program == "mpiexec") return {Launcher::mpirun, from, from + 1};

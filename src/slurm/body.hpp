@@ -201,13 +201,16 @@ using ExpansionText = std::optional<std::string_view> (*)(const ast::WordPart& p
 /// program_name() viewed like literal_view().
 [[nodiscard]] std::string_view program_view(const ast::Word& word,
                                             std::optional<std::string>& storage);
-/// Finds a distributed launcher in words[from...].
-/// The index of the command `time`, `exec`, `nohup`, `stdbuf`, `timeout`,
-/// `nice`, `env`, `command`, `numactl` or `conda|mamba|micromamba run`
-/// (with their options) run from
-/// `from` on: `from` itself when the word there is none of them, the end
-/// when the command is missing or computed.
+/// Programs that may run their arguments as a command (`conda` and friends
+/// only with `run`). Asked of every command: the length rules out most at once.
+[[nodiscard]] bool may_wrap_a_command(std::string_view program);
+/// The index of the command that `time`, `exec`, `nohup`, `stdbuf`,
+/// `timeout`, `nice`, `env`, `command`, `numactl` or `conda|mamba|micromamba
+/// run` (with their options) starting at words[from] runs: `from` itself when
+/// the word there is none of them, the end when the command is missing or
+/// computed.
 [[nodiscard]] size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from);
+/// Finds a distributed launcher in words[from...], past any wrappers.
 [[nodiscard]] LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from);
 [[nodiscard]] std::string_view launcher_name(Launcher launcher);
 /// bash, sh, zsh, dash: interpreters whose `-c SCRIPT` is parsed again.
