@@ -1101,7 +1101,8 @@ class CommandMapper final : public CommandEditor {
         stand_in += source(site.view, r.span);
       }
     }
-    replace(site.view, words, stand_in, "node 0's address, then one placeholder name per other node");
+    replace(site.view, words, stand_in,
+            "node 0's address, then one placeholder name per other node");
     report(Code::node_list_emulated, site.view, site.command->span,
            "AI Runtime does not list a workload's nodes; the node list becomes $MASTER_ADDR "
            "followed by the placeholders node-1 ... node-N",
@@ -1324,25 +1325,25 @@ class CommandMapper final : public CommandEditor {
   /// once and reads only its own line.
   void report_read_step_output(const Site& site, uint64_t tasks) {
     const ast::Command& command = *site.command;
-    const bool labelled = std::any_of(
-        site.srun->options.begin(), site.srun->options.end(),
-        [](const directives::Option& option) { return option.name() == "label"; });
+    const bool labelled =
+        std::any_of(site.srun->options.begin(), site.srun->options.end(),
+                    [](const directives::Option& option) { return option.name() == "label"; });
     if (tasks <= 1 && !labelled) return;
     const std::string_view text = body_.views[site.view].text;
     size_t after = command.span.end;
     while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
     const bool piped = after < text.size() && text[after] == '|' &&
                        (after + 1 == text.size() || text[after + 1] != '|');
-    const bool to_file = std::any_of(
-        command.redirects.begin(), command.redirects.end(), [](const ast::Redirect& r) {
+    const bool to_file =
+        std::any_of(command.redirects.begin(), command.redirects.end(), [](const ast::Redirect& r) {
           return (r.fd.empty() || r.fd == "1") &&
                  (r.op == ">" || r.op == ">>" || r.op == ">|" || r.op == "&>" || r.op == "&>>");
         });
     // A program's own output piped to tee or a log (`srun python t.py >
     // log`) is kept, not read; what a script reads back is a host name,
     // a count, a device list.
-    const bool read_back = site.context.in_substitution ||
-                           ((piped || to_file) && !step_runs_a_program(site));
+    const bool read_back =
+        site.context.in_substitution || ((piped || to_file) && !step_runs_a_program(site));
     if (!read_back) return;
     report(Code::step_output_per_node, site.view, command.span,
            "the script reads this srun step's output, which under Slurm held a line from each " +
@@ -2288,8 +2289,8 @@ class CommandMapper final : public CommandEditor {
   /// `#SBATCH` lines of its own (submitted with sbatch, reported there).
   void rewrite_heredoc(const Site& site, const ast::Redirect& redirect) {
     const std::string_view body = source(site.view, redirect.heredoc_body);
-    const bool job_script = body.starts_with("#SBATCH") ||
-                            body.find("\n#SBATCH") != std::string_view::npos;
+    const bool job_script =
+        body.starts_with("#SBATCH") || body.find("\n#SBATCH") != std::string_view::npos;
     rewrite_parts(site, redirect.heredoc_parts, !job_script);
   }
 

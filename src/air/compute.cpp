@@ -15,9 +15,11 @@ namespace s2a::air {
 namespace {
 
 constexpr uint64_t kMaxAccelerators = 1'000'000;  // far beyond any cluster; guards overflow
-constexpr std::array<std::string_view, 9> kGpuWords = {
-    "gpu", "cuda", "nccl", "nvidia", "torchrun", "torch.distributed", "deepspeed",
-    "accelerate launch", "horovod"};
+constexpr std::array<std::string_view, 9> kGpuWords = {"gpu",       "cuda",
+                                                       "nccl",      "nvidia",
+                                                       "torchrun",  "torch.distributed",
+                                                       "deepspeed", "accelerate launch",
+                                                       "horovod"};
 
 /// GPU models that are small inference/development parts: the 1-GPU A10 shape
 /// is their nearest equivalent. Everything else maps to H100.
@@ -59,9 +61,8 @@ bool runs_on_gpu_nodes(const slurm::Job& job, std::string_view script) {
     if (!model_in_text(lower).empty() || lower.find("gpu") != std::string::npos) return true;
   }
   const std::string lower = lowered(script);
-  return std::any_of(kGpuWords.begin(), kGpuWords.end(), [&](std::string_view word) {
-    return lower.find(word) != std::string::npos;
-  });
+  return std::any_of(kGpuWords.begin(), kGpuWords.end(),
+                     [&](std::string_view word) { return lower.find(word) != std::string::npos; });
 }
 
 struct ModelChoice {
@@ -128,8 +129,7 @@ Compute map_compute(const slurm::Job& job, std::string_view script,
 
   // Without a GPU request the smallest shape is used (S2A3001). --exclusive
   // takes every GPU of its nodes, and on a CPU partition there are none.
-  const bool exclusive_cpu_nodes = job.gpus &&
-                                   job.gpus->scope == slurm::GpuScope::exclusive_node &&
+  const bool exclusive_cpu_nodes = job.gpus && job.gpus->scope == slurm::GpuScope::exclusive_node &&
                                    !runs_on_gpu_nodes(job, script);
   const bool requests_gpus = job.gpus && !exclusive_cpu_nodes;
   const ModelChoice model = requests_gpus ? gpu_model(job) : ModelChoice{"a10", nullptr};

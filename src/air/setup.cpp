@@ -136,7 +136,8 @@ std::vector<std::string> module_names(std::string_view module) {
     std::string name = lower(part);
     names.push_back(name);
     for (size_t i = 1; i + 1 < name.size(); ++i) {
-      if ((name[i] == '-' || name[i] == '_') && std::isdigit(static_cast<unsigned char>(name[i + 1]))) {
+      if ((name[i] == '-' || name[i] == '_') &&
+          std::isdigit(static_cast<unsigned char>(name[i + 1]))) {
         names.push_back(name.substr(0, i));
         break;
       }
@@ -162,8 +163,8 @@ bool provided_by_runtime(std::string_view base) {
 
 /// Python with conda: the environment has the Python, not the conda.
 bool is_python_distribution(std::string_view base) {
-  return contains({"anaconda", "anaconda3", "miniconda", "miniconda3", "miniforge",
-                   "miniforge3", "mamba", "micromamba", "conda"},
+  return contains({"anaconda", "anaconda3", "miniconda", "miniconda3", "miniforge", "miniforge3",
+                   "mamba", "micromamba", "conda"},
                   base);
 }
 
@@ -561,7 +562,8 @@ void SetupMapper::report_module(const Site& site) {
           options_.profile ? profile::find_module(*options_.profile, *name) : nullptr;
       const std::vector<std::string> names = module_names(name->substr(0, name->find('@')));
       const auto known_as = [&](bool (*kind)(std::string_view)) {
-        return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return kind(n); });
+        return std::any_of(names.begin(), names.end(),
+                           [&](const std::string& n) { return kind(n); });
       };
       if (m != nullptr && m->provided) {
         provided.push_back(*name);
@@ -611,13 +613,15 @@ void SetupMapper::report_module(const Site& site) {
         "map each module under modules: in the site profile (\"provided\" or pip packages), or "
         "add its Python packages with --dependency";
   } else if (program == "spack"sv && contains({"install", "dev-build", "build", "compiler",
-                                                 "external", "concretize", "buildcache"},
-                                                sub)) {
-    hint = "the job builds software with spack, which AI Runtime nodes do not have: build it "
-           "into a custom image (environment.docker_image) and run the command there";
+                                               "external", "concretize", "buildcache"},
+                                              sub)) {
+    hint =
+        "the job builds software with spack, which AI Runtime nodes do not have: build it "
+        "into a custom image (environment.docker_image) and run the command there";
   } else if (!distributions.empty()) {
-    hint = "export the conda environment's packages (`pip freeze > requirements.txt` inside "
-           "it) and pass --requirements requirements.txt";
+    hint =
+        "export the conda environment's packages (`pip freeze > requirements.txt` inside "
+        "it) and pass --requirements requirements.txt";
   } else if (!provided.empty()) {
     hint = "check that environment.version ships the versions the job was built with (" +
            join(provided) + ")";
@@ -1098,9 +1102,9 @@ void SetupMapper::report_container_engine(const Site& site, size_t start) {
   // Asked of every command: the site's program is the first word's already.
   const std::string_view engine =
       start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
-  if (!contains({"docker", "podman", "nerdctl", "udocker", "enroot", "sarus", "ch-run",
-                 "charliecloud"},
-                engine)) {
+  if (!contains(
+          {"docker", "podman", "nerdctl", "udocker", "enroot", "sarus", "ch-run", "charliecloud"},
+          engine)) {
     return;
   }
   const std::string subcommand =
@@ -1136,14 +1140,15 @@ void SetupMapper::unwrap_conda_run(const Site& site) {
       continue;
     }
     const std::string env = conda_run_environment(words, i + 2, program);
-    const Span call{words[i].span.begin, program < words.size() ? words[program].span.begin
-                                                                 : words.back().span.end};
+    const Span call{words[i].span.begin,
+                    program < words.size() ? words[program].span.begin : words.back().span.end};
     const Span written_span{call.begin, words[std::min(program, words.size()) - 1].span.end};
     const std::string written(editor_.source(site.view, written_span));
     if (program >= words.size()) {
       editor_.report(Code::setup_command_removed, site.view, site.command->span,
-                     "`" + written + "` names no command to run; conda does not exist on AI "
-                     "Runtime nodes and the line is removed",
+                     "`" + written +
+                         "` names no command to run; conda does not exist on AI "
+                         "Runtime nodes and the line is removed",
                      "remove the line");
       editor_.remove_statement(site, "conda does not exist on AI Runtime nodes", {});
       return;
@@ -1154,16 +1159,18 @@ void SetupMapper::unwrap_conda_run(const Site& site) {
       const std::string& file = profile->conda_envs.find(env)->second;
       result_.dependencies.push_back("-r " + file);
       editor_.report(Code::setup_command_removed, site.view, written_span,
-                     "`" + written + "` is removed: the command runs in the workload's "
-                     "environment, with conda environment " + env +
-                         " replaced by environment.dependencies `-r " + file +
+                     "`" + written +
+                         "` is removed: the command runs in the workload's "
+                         "environment, with conda environment " +
+                         env + " replaced by environment.dependencies `-r " + file +
                          "` (from the site profile)",
                      "check that " + file + " lists every package the environment had");
     } else {
       editor_.report(
           Code::setup_command_removed, site.view, written_span,
-          "`" + written + "` is removed: AI Runtime nodes have no conda, so the command runs in "
-          "the workload's environment; the packages of " +
+          "`" + written +
+              "` is removed: AI Runtime nodes have no conda, so the command runs in "
+              "the workload's environment; the packages of " +
               (env.empty() ? std::string("the environment") : "conda environment " + env) +
               " are not known",
           "export the environment's packages (`pip freeze > requirements.txt` inside it) and pass "

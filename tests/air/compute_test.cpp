@@ -20,8 +20,8 @@ class ComputeShape : public ::testing::TestWithParam<ShapeCase> {};
 
 TEST_P(ComputeShape, FollowsThePolicy) {
   const ShapeCase& c = GetParam();
-  const Translation t = translate(
-      "job.sbatch", std::string("#!/bin/bash\n#SBATCH ") + c.directives + "\n" + c.body);
+  const Translation t =
+      translate("job.sbatch", std::string("#!/bin/bash\n#SBATCH ") + c.directives + "\n" + c.body);
   ASSERT_TRUE(t.workload);
   EXPECT_EQ(t.workload->compute.accelerator_type, c.accelerator_type);
   EXPECT_EQ(t.workload->compute.num_accelerators, c.accelerators);
@@ -41,16 +41,16 @@ INSTANTIATE_TEST_SUITE_P(
         ShapeCase{"--ntasks=1 --gpus-per-task=1", "python t.py\n", "GPU_1xH100", 1, false},
         ShapeCase{"--ntasks=4 --gpus-per-task=2", "srun python t.py\n", "GPU_8xH100", 8, false},
         // --exclusive takes the node's GPUs: none on a CPU partition.
-        ShapeCase{"--nodes=4 --exclusive --partition=EPYC", "mpirun -np 8 ./life\n", "GPU_1xA10",
-                  4, true},
+        ShapeCase{"--nodes=4 --exclusive --partition=EPYC", "mpirun -np 8 ./life\n", "GPU_1xA10", 4,
+                  true},
         ShapeCase{"--nodes=2 --exclusive --partition=gpu", "srun python t.py\n", "GPU_8xH100", 16,
                   false},
-        ShapeCase{"--nodes=2 --exclusive --constraint=a100", "srun python t.py\n", "GPU_8xH100",
-                  16, false},
+        ShapeCase{"--nodes=2 --exclusive --constraint=a100", "srun python t.py\n", "GPU_8xH100", 16,
+                  false},
         ShapeCase{"--nodes=2 --exclusive", "module load cuda/12.1\nsrun python t.py\n",
                   "GPU_8xH100", 16, false},
-        ShapeCase{"--nodes=2 --exclusive", "torchrun --nproc_per_node=8 t.py\n", "GPU_8xH100",
-                  16, false}));
+        ShapeCase{"--nodes=2 --exclusive", "torchrun --nproc_per_node=8 t.py\n", "GPU_8xH100", 16,
+                  false}));
 
 }  // namespace
 }  // namespace s2a

@@ -74,7 +74,8 @@ INSTANTIATE_TEST_SUITE_P(
         // wrapper stays, the step is translated as if it stood alone.
         Case{"srun_under_stdbuf", k2x8Tasks, "stdbuf -oL -eL srun python finetune.py\n",
              "stdbuf -oL -eL " + kPerNode + kShim + "python finetune.py\n"},
-        Case{"srun_under_timeout", k2x8, "timeout -s INT 11h srun --kill-on-bad-exit=1 python t.py\n",
+        Case{"srun_under_timeout", k2x8,
+             "timeout -s INT 11h srun --kill-on-bad-exit=1 python t.py\n",
              "timeout -s INT 11h python t.py\n"},
         Case{"srun_under_env_and_nohup", k2x8, "nohup env A=1 -u B srun -l python t.py\n",
              "nohup env A=1 -u B python t.py\n"},
@@ -256,17 +257,18 @@ TEST(LaunchCounts, SlurmGpuCountOfANarrowerRequestStaysTheJobs) {
 // Task counts AI Runtime has no variable for are Slurm's own values; in
 // arithmetic `$NAME` and `${NAME}` are replaced whole (`$4` is an argument).
 TEST(LaunchCounts, TaskCountsWithoutARuntimeVariableAreTheJobsValues) {
-  const Translation t = run(
-      "#!/bin/bash\n#SBATCH --nodes=2 --ntasks-per-node=4 --gres=gpu:a100:4\n"
-      "export WORLD=$(($SLURM_NNODES * $SLURM_NTASKS_PER_NODE + ${SLURM_GPUS_ON_NODE}))\n"
-      "mpirun -n $SLURM_NTASKS ./solver\n");
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH --nodes=2 --ntasks-per-node=4 --gres=gpu:a100:4\n"
+          "export WORLD=$(($SLURM_NNODES * $SLURM_NTASKS_PER_NODE + ${SLURM_GPUS_ON_NODE}))\n"
+          "mpirun -n $SLURM_NTASKS ./solver\n");
   ASSERT_TRUE(t.workload);
   EXPECT_NE(t.workload->command.find("WORLD=$(($NUM_NODES * 4 + 4))\nmpirun -n 8 ./solver"),
             std::string::npos)
       << t.workload->command;
   // A plain -N job: Slurm left SLURM_NTASKS_PER_NODE unset, so it is reported.
-  const Translation unset = run(
-      "#!/bin/bash\n#SBATCH --nodes=2 --gpus-per-node=h100:8 --ntasks=4\necho $SLURM_NTASKS_PER_NODE\n");
+  const Translation unset =
+      run("#!/bin/bash\n#SBATCH --nodes=2 --gpus-per-node=h100:8 --ntasks=4\necho "
+          "$SLURM_NTASKS_PER_NODE\n");
   EXPECT_NE(message_of(unset, Code::slurm_variable_unmapped).find("SLURM_NTASKS_PER_NODE"),
             std::string::npos);
 }
@@ -1104,7 +1106,8 @@ TEST(NodeList, RedirectionsOfTheListCommandStay) {
                                    "scontrol show hostnames $SLURM_NODELIST > job.node.list\n"
                                    "scontrol show hostnames > h2 \"$SLURM_JOB_NODELIST\"\n"
                                    "srun python train.py\n"));
-  const std::string list = "printf '%s\\n' \"$MASTER_ADDR\" $(seq -f 'node-%g' 1 $((NUM_NODES - 1)))";
+  const std::string list =
+      "printf '%s\\n' \"$MASTER_ADDR\" $(seq -f 'node-%g' 1 $((NUM_NODES - 1)))";
   EXPECT_EQ(body_of(t), list + " > job.node.list\n" + list + " > h2\npython train.py\n");
 }
 

@@ -61,8 +61,8 @@ TEST(ScriptArguments, GetoptsOnTheScriptsArgumentsIsAUse) {
       "python train.py --data $DATA\n");
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_NE(reports[0].message.find("(`getopts`)"), std::string::npos) << reports[0].message;
-  EXPECT_TRUE(argument_reports("getopts ab opt -a\nparse() { while getopts a o; do :; done; }\n")
-                  .empty());
+  EXPECT_TRUE(
+      argument_reports("getopts ab opt -a\nparse() { while getopts a o; do :; done; }\n").empty());
 }
 
 TEST(ScriptArguments, NotReportedWhenTheScriptSetsItsOwn) {

@@ -176,12 +176,11 @@ TEST(ProfilePrecedence, ProfileModuleAndCondaMappings) {
 // `conda run -n ENV CMD`: CMD stays and runs in the workload's environment,
 // which the profile's mapping of ENV fills.
 TEST(ProfilePrecedence, CondaRunKeepsItsCommandAndMapsItsEnvironment) {
-  const Translation t = translate(
-      "job.sbatch",
-      "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n"
-      "conda run --live-stream -n esm python -u t.py --epochs 10\n"
-      "srun micromamba run -p /home/me/envs/other/ python eval.py\n",
-      with_profile("conda_envs: {esm: envs/esm.txt}\n"));
+  const Translation t = translate("job.sbatch",
+                                  "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n"
+                                  "conda run --live-stream -n esm python -u t.py --epochs 10\n"
+                                  "srun micromamba run -p /home/me/envs/other/ python eval.py\n",
+                                  with_profile("conda_envs: {esm: envs/esm.txt}\n"));
   ASSERT_TRUE(t.workload);
   EXPECT_EQ(t.workload->environment.dependencies, (std::vector<std::string>{"-r envs/esm.txt"}));
   EXPECT_NE(t.workload->command.find("\npython -u t.py --epochs 10\npython eval.py\n"),

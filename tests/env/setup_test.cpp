@@ -69,13 +69,13 @@ INSTANTIATE_TEST_SUITE_P(
         DependencyCase{"if true; then pip install wandb; fi\n", {}, false},
         // The requirements file is read from the directory the cds before
         // it enter: named from the code root, or kept where that is unknown.
-        DependencyCase{"cd src/\npip install -r requirements.txt\n", {"-r src/requirements.txt"},
-                       true},
+        DependencyCase{
+            "cd src/\npip install -r requirements.txt\n", {"-r src/requirements.txt"}, true},
         DependencyCase{"cd a\ncd ../b\npip install -r ./req.txt\n", {"-r b/req.txt"}, true},
-        DependencyCase{"cd $SLURM_SUBMIT_DIR/env\npip install -r req.txt\n", {"-r env/req.txt"},
-                       true},
-        DependencyCase{"cd sub\ncd \"$SLURM_SUBMIT_DIR\"\npip install -r req.txt\n",
-                       {"-r req.txt"}, true},
+        DependencyCase{
+            "cd $SLURM_SUBMIT_DIR/env\npip install -r req.txt\n", {"-r env/req.txt"}, true},
+        DependencyCase{
+            "cd sub\ncd \"$SLURM_SUBMIT_DIR\"\npip install -r req.txt\n", {"-r req.txt"}, true},
         DependencyCase{"X=$(cd tools && pwd)\npip install -r req.txt\n", {"-r req.txt"}, true},
         DependencyCase{"cd /home/me/project\npip install -r req.txt\n", {}, false},
         DependencyCase{"cd \"$WORKDIR\"\npip install -r req.txt\n", {}, false},
@@ -171,15 +171,14 @@ TEST(Export, NoneAloneKeepsTheGenericReport) {
 // A file the command sources may set the same variable: an export after
 // it stays after it. Before it, or after a removed activation, it moves.
 TEST(Exports, AnExportAfterAKeptSourceStaysInPlace) {
-  const Translation t = run(
-      "export EARLY=1\nsource venv/bin/activate\nexport MIDDLE=2\nsource ./env.sh\n"
-      "export OMP_NUM_THREADS=1\npython t.py\n");
+  const Translation t =
+      run("export EARLY=1\nsource venv/bin/activate\nexport MIDDLE=2\nsource ./env.sh\n"
+          "export OMP_NUM_THREADS=1\npython t.py\n");
   ASSERT_TRUE(t.workload);
   std::vector<std::string> moved;
   for (const auto& v : t.workload->env_variables) moved.push_back(v.name);
   EXPECT_EQ(moved, (std::vector<std::string>{"EARLY", "MIDDLE"}));
-  EXPECT_TRUE(command_has(t, "source ./env.sh\nexport OMP_NUM_THREADS=1\n"))
-      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "source ./env.sh\nexport OMP_NUM_THREADS=1\n")) << t.workload->command;
 }
 
 TEST(Exports, LiteralValuesStayStringsAndComputedOnesStay) {
@@ -464,9 +463,9 @@ TEST(Containers, AnImageInAVariableSetOnceToALiteralIsThatImage) {
 
 // The wrapper keeps running the command; only the container call goes.
 TEST(Containers, AContainerUnderAWrapperIsUnwrappedToo) {
-  const Translation t = run(
-      "timeout -s INT 1h singularity exec --nv img.sif python x.py\n"
-      "srun stdbuf -oL apptainer exec img.sif python y.py\n");
+  const Translation t =
+      run("timeout -s INT 1h singularity exec --nv img.sif python x.py\n"
+          "srun stdbuf -oL apptainer exec img.sif python y.py\n");
   EXPECT_TRUE(command_has(t, "\ntimeout -s INT 1h python x.py\nstdbuf -oL python y.py\n"))
       << t.workload->command;
   EXPECT_TRUE(has_code(t, Code::container_wrapper_removed));
@@ -475,12 +474,12 @@ TEST(Containers, AContainerUnderAWrapperIsUnwrappedToo) {
 // No container engine on the nodes: every call of one is reported, with
 // the way to use its image when it starts the command.
 TEST(Containers, ContainerEnginesTheNodesLackAreReported) {
-  const Translation t = run(
-      "docker pull nvcr.io/nvidia/pytorch:24.01-py3\n"
-      "docker run --gpus all --rm -v $PWD:/ws nvcr.io/nvidia/pytorch:24.01-py3 python t.py\n"
-      "srun podman run --rm img python t.py\n"
-      "timeout 1h enroot start --mount $PWD:/ws pytorch python t.py\n"
-      "echo docker run is not here\n");
+  const Translation t =
+      run("docker pull nvcr.io/nvidia/pytorch:24.01-py3\n"
+          "docker run --gpus all --rm -v $PWD:/ws nvcr.io/nvidia/pytorch:24.01-py3 python t.py\n"
+          "srun podman run --rm img python t.py\n"
+          "timeout 1h enroot start --mount $PWD:/ws pytorch python t.py\n"
+          "echo docker run is not here\n");
   std::vector<std::string> reported;
   for (const Diagnostic& d : t.diagnostics) {
     if (d.code == Code::container_engine_unavailable) {
