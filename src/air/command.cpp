@@ -1346,8 +1346,9 @@ class CommandMapper final : public CommandEditor {
         site.context.in_substitution || ((piped || to_file) && !step_runs_a_program(site));
     if (!read_back) return;
     report(Code::step_output_per_node, site.view, command.span,
-           "the script reads this srun step's output, which under Slurm held a line from each " +
-               std::string("of its ") + std::to_string(tasks) + " tasks" +
+           "the script reads this srun step's output, which under Slurm held a line from each "
+           "of its " +
+               std::to_string(tasks) + " tasks" +
                (labelled ? ", labelled with the task number (-l)" : "") +
                "; on AI Runtime each node runs the command once and reads only its own" +
                (labelled ? ", unlabelled" : ""),

@@ -30,11 +30,16 @@ bool is_small_gpu(std::string_view model) {
                      [&](std::string_view small) { return model == small; });
 }
 
-/// Finds a GPU model name in free text such as a partition or a constraint.
-std::string model_in_text(std::string_view text) {
+std::string lowered(std::string_view text) {
   std::string lower(text);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower;
+}
+
+/// Finds a GPU model name in free text such as a partition or a constraint.
+std::string model_in_text(std::string_view text) {
+  const std::string lower = lowered(text);
   static constexpr std::array kModels = {"h200", "h100", "b300", "b200", "gh200", "a100", "v100",
                                          "a10g", "a10",  "l40s", "l40",  "l4",    "t4",   "a40",
                                          "a30",  "p100"};
@@ -48,17 +53,12 @@ std::string model_in_text(std::string_view text) {
 /// names them (`gpu`, `a100`, ...), or the script mentions GPUs or a GPU
 /// launcher anywhere. Otherwise it was a CPU job, with no GPUs to take.
 bool runs_on_gpu_nodes(const slurm::Job& job, std::string_view script) {
-  const auto lowered = [](std::string_view text) {
-    std::string lower(text);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return lower;
-  };
   for (const auto* text : {job.partition ? &job.partition->value : nullptr,
                            job.constraint ? &job.constraint->value : nullptr}) {
     if (text == nullptr) continue;
-    const std::string lower = lowered(*text);
-    if (!model_in_text(lower).empty() || lower.find("gpu") != std::string::npos) return true;
+    if (!model_in_text(*text).empty() || lowered(*text).find("gpu") != std::string::npos) {
+      return true;
+    }
   }
   const std::string lower = lowered(script);
   return std::any_of(kGpuWords.begin(), kGpuWords.end(),

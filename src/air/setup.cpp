@@ -258,6 +258,10 @@ std::string conda_run_environment(const std::vector<ast::Word>& words, size_t fr
   return env;
 }
 
+constexpr std::string_view kCondaPackagesHint =
+    "export the environment's packages (`pip freeze > requirements.txt` inside it) and pass "
+    "--requirements requirements.txt, or map it under conda_envs in the site profile";
+
 /// `base/relative` with `.` and `..` resolved; nullopt when it climbs above
 /// the code root.
 std::optional<std::string> join_under_root(std::string base, std::string_view relative) {
@@ -453,22 +457,18 @@ bool SetupMapper::map_setup_command(const Site& site) {
     const bool activate =
         command.words.size() >= 3 && slurm::literal_value(command.words[1]) == "activate";
     const std::string env = activate ? slurm::literal_value(command.words[2]).value_or("") : "";
-    const auto* profile = options_.profile;
-    if (activate && profile != nullptr && profile->conda_envs.count(env) != 0) {
-      const std::string& file = profile->conda_envs.find(env)->second;
-      result_.dependencies.push_back("-r " + file);
+    if (const std::string* file = activate ? add_conda_environment(env) : nullptr) {
       editor_.report(Code::setup_command_removed, site.view, command.span,
                      "conda environment " + env + " is replaced by environment.dependencies `-r " +
-                         file + "` (from the site profile)",
-                     "check that " + file + " lists every package the environment had");
+                         *file + "` (from the site profile)",
+                     "check that " + *file + " lists every package the environment had");
     } else {
-      editor_.report(
-          Code::setup_command_removed, site.view, command.span,
-          activate ? "conda environment " + (env.empty() ? std::string("(computed)") : env) +
-                         " does not exist on AI Runtime nodes; its packages are not known"
-                   : "`" + first + "` does not exist on AI Runtime nodes and is removed",
-          "export the environment's packages (`pip freeze > requirements.txt` inside it) and pass "
-          "--requirements requirements.txt, or map it under conda_envs in the site profile");
+      editor_.report(Code::setup_command_removed, site.view, command.span,
+                     activate
+                         ? "conda environment " + (env.empty() ? std::string("(computed)") : env) +
+                               " does not exist on AI Runtime nodes; its packages are not known"
+                         : "`" + first + "` does not exist on AI Runtime nodes and is removed",
+                     std::string(kCondaPackagesHint));
     }
     editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
     return true;
@@ -1127,6 +1127,15 @@ void SetupMapper::report_container_engine(const Site& site, size_t start) {
             "environment.docker_image (unity_catalog_image with --target-schema cli-1.20)");
 }
 
+const std::string* SetupMapper::add_conda_environment(const std::string& env) {
+  const auto* profile = options_.profile;
+  if (profile == nullptr) return nullptr;
+  const auto found = profile->conda_envs.find(env);
+  if (found == profile->conda_envs.end()) return nullptr;
+  result_.dependencies.push_back("-r " + found->second);
+  return &found->second;
+}
+
 void SetupMapper::unwrap_conda_run(const Site& site) {
   const auto& words = site.command->words;
   const size_t from = site.program == "srun"sv && site.srun ? site.srun_operand : 0;
@@ -1154,17 +1163,14 @@ void SetupMapper::unwrap_conda_run(const Site& site) {
       return;
     }
     editor_.edit(site.view, call, "", "the command runs directly in the workload's environment");
-    const auto* profile = options_.profile;
-    if (profile != nullptr && profile->conda_envs.count(env) != 0) {
-      const std::string& file = profile->conda_envs.find(env)->second;
-      result_.dependencies.push_back("-r " + file);
+    if (const std::string* file = add_conda_environment(env)) {
       editor_.report(Code::setup_command_removed, site.view, written_span,
                      "`" + written +
                          "` is removed: the command runs in the workload's "
                          "environment, with conda environment " +
-                         env + " replaced by environment.dependencies `-r " + file +
+                         env + " replaced by environment.dependencies `-r " + *file +
                          "` (from the site profile)",
-                     "check that " + file + " lists every package the environment had");
+                     "check that " + *file + " lists every package the environment had");
     } else {
       editor_.report(
           Code::setup_command_removed, site.view, written_span,
@@ -1173,8 +1179,7 @@ void SetupMapper::unwrap_conda_run(const Site& site) {
               "the workload's environment; the packages of " +
               (env.empty() ? std::string("the environment") : "conda environment " + env) +
               " are not known",
-          "export the environment's packages (`pip freeze > requirements.txt` inside it) and pass "
-          "--requirements requirements.txt, or map it under conda_envs in the site profile");
+          std::string(kCondaPackagesHint));
     }
     return;
   }

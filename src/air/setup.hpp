@@ -115,6 +115,9 @@ class SetupMapper {
   void report_dropped_container_option(const slurm::Site& site, const ContainerOption& option);
   void unwrap_shifter(const slurm::Site& site, size_t start);
   void report_container_engine(const slurm::Site& site, size_t start);
+  /// The site profile's requirements file for conda environment `env`,
+  /// added to the dependencies; nullptr when the profile does not map it.
+  const std::string* add_conda_environment(const std::string& env);
   void report_module(const slurm::Site& site);
   std::string add_secret(const slurm::Site& site, std::string name, Span value_in_view);
   void add_env_or_secret(const slurm::Site& site, const Assignment& a);
