@@ -159,6 +159,18 @@ struct ExportSpec {
 };
 [[nodiscard]] Parsed<ExportSpec> parse_export(std::string_view text);
 
+// --gpu-bind (srun's --tres-bind=gres/gpu:...): [verbose,]closest |
+// map_gpu:<list> | mask_gpu:<list> | none | per_task:<n> | single:<n>
+// (map:/mask: are newer spellings of map_gpu:/mask_gpu:).
+struct GpuBind {
+  enum class Kind : uint8_t { none, closest, map, mask, per_task, single } kind = Kind::none;
+  uint64_t count = 0;  // GPUs per task (per_task) or tasks per GPU (single)
+  bool verbose = false;
+
+  bool operator==(const GpuBind&) const = default;
+};
+[[nodiscard]] Parsed<GpuBind> parse_gpu_bind(std::string_view text);
+
 // Hostlist expressions: node[01-04,07],gpu-a[1-2] -> node01 ... gpu-a2.
 // `max_hosts` bounds the expansion so absurd ranges cannot exhaust memory.
 [[nodiscard]] Parsed<std::vector<std::string>> expand_hostlist(std::string_view text,

@@ -1,7 +1,9 @@
-// --mail-type, --signal and --export values (spec/slurm-sbatch.md §2.13–2.15).
+// --mail-type, --signal, --export and --gpu-bind values (spec/slurm-sbatch.md
+// §2.13–2.15, §2.5).
 //
 // Slurm sources followed: proc_args.c:parse_mail_type(), get_signal_opts()
-// with sig_name2num(), and env.c:find_quote_token() for the --export list.
+// with sig_name2num(), env.c:find_quote_token() for the --export list, and
+// tres_bind.c's checks of the gres/gpu binding.
 #include <array>
 
 #include "grammar/values_x3.hpp"
@@ -223,6 +225,58 @@ Parsed<ExportSpec> parse_export_impl(std::string_view text) {
   return success(std::move(out));
 }
 
+// ---------------------------------------------------------------------------
+// GPU binding
+// ---------------------------------------------------------------------------
+
+// A binding, optionally after `verbose,`. The per_task and single counts
+// are positive; the map/mask lists are kept unread (the translation reports
+// them, it does not carry them over).
+struct GpuBindForm {
+  std::string_view prefix;
+  GpuBind::Kind kind;
+  bool counted;  // a positive count follows, else a list
+};
+constexpr std::array<GpuBindForm, 6> kGpuBindForms{{
+    {"per_task:", GpuBind::Kind::per_task, true},
+    {"single:", GpuBind::Kind::single, true},
+    {"map_gpu:", GpuBind::Kind::map, false},
+    {"map:", GpuBind::Kind::map, false},
+    {"mask_gpu:", GpuBind::Kind::mask, false},
+    {"mask:", GpuBind::Kind::mask, false},
+}};
+
+Parsed<GpuBind> parse_gpu_bind_impl(std::string_view text) {
+  const auto fail = [&](std::string_view why) {
+    return failure<GpuBind>("invalid --gpu-bind value " + quoted(text) + ": " + std::string(why));
+  };
+  GpuBind out;
+  std::string_view rest = text;
+  if (rest == "verbose" || rest.starts_with("verbose,")) {
+    out.verbose = true;
+    rest.remove_prefix(std::min(rest.size(), std::string_view("verbose,").size()));
+    if (rest.empty()) return success(out);
+  }
+  if (rest == "none") return success(out);
+  if (rest == "closest") {
+    out.kind = GpuBind::Kind::closest;
+    return success(out);
+  }
+  for (const GpuBindForm& form : kGpuBindForms) {
+    if (!rest.starts_with(form.prefix)) continue;
+    rest.remove_prefix(form.prefix.size());
+    out.kind = form.kind;
+    if (!form.counted) {
+      return rest.empty() ? fail(std::string(form.prefix) + " needs a list") : success(out);
+    }
+    const Parsed<uint64_t> count = parse_positive_int(rest);
+    if (!count) return fail(std::string(form.prefix) + " needs a positive count");
+    out.count = *count;
+    return success(out);
+  }
+  return fail("expected closest, none, per_task:N, single:N, map_gpu:LIST or mask_gpu:LIST");
+}
+
 }  // namespace
 
 Parsed<MailTypes> parse_mail_type(std::string_view text) {
@@ -235,6 +289,10 @@ Parsed<Signal> parse_signal(std::string_view text) {
 
 Parsed<ExportSpec> parse_export(std::string_view text) {
   return detail::guarded<ExportSpec>("an export list", [&] { return parse_export_impl(text); });
+}
+
+Parsed<GpuBind> parse_gpu_bind(std::string_view text) {
+  return detail::guarded<GpuBind>("a GPU binding", [&] { return parse_gpu_bind_impl(text); });
 }
 
 }  // namespace s2a::values

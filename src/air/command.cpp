@@ -1360,9 +1360,13 @@ class CommandMapper final : public CommandEditor {
   /// gives each worker the SLURM_* task variables the program reads.
   void start_tasks_with_torchrun(const Site& site, uint64_t tasks_per_node, Span prefix) {
     const uint64_t gpus = compute_.gpus_per_node;
+    const StepGpuBinding binding = step_gpu_binding(site, tasks_per_node);
+    report_lost_gpu_binding(site, binding);
     const std::string procs = tasks_per_node == gpus ? std::string("\"$LOCAL_WORLD_SIZE\"")
                                                      : std::to_string(tasks_per_node);
-    if (tasks_per_node != gpus) {
+    const uint64_t used =
+        binding.carried ? gpus_used(*binding.carried, tasks_per_node) : tasks_per_node;
+    if (used != gpus) {
       report(Code::launcher_count_mismatch, site.view, site.command->span,
              "srun starts " + std::to_string(tasks_per_node) +
                  " tasks per node but each AI Runtime node has " + std::to_string(gpus) +
@@ -1376,7 +1380,8 @@ class CommandMapper final : public CommandEditor {
                " tasks per node; torchrun now starts them on every node, and each sets "
                "SLURM_PROCID, SLURM_LOCALID, SLURM_NTASKS, SLURM_NTASKS_PER_NODE and "
                "SLURM_NODEID from torchrun's RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE "
-               "and GROUP_RANK",
+               "and GROUP_RANK" +
+               bound_devices_note(binding),
            "a program that reads RANK/LOCAL_RANK/WORLD_SIZE needs no shim; Lightning users "
            "can drop it and let Lightning use its torchrun environment");
     if (site.nested_script >= 0) {
@@ -1386,7 +1391,7 @@ class CommandMapper final : public CommandEditor {
            "one process per GPU, started on every node by torchrun");
       return;
     }
-    edit(site.view, prefix, per_node_torchrun(procs) + slurm_task_shim(),
+    edit(site.view, prefix, per_node_torchrun(procs) + slurm_task_shim(visible_devices(binding)),
          "one process per GPU, started on every node by torchrun, with SLURM_* task variables");
   }
 
@@ -1394,19 +1399,127 @@ class CommandMapper final : public CommandEditor {
   /// node, started by a one-node torchrun on that node only.
   void start_tasks_on_one_node(const Site& site, uint64_t tasks, Span prefix,
                                const std::string& rank) {
+    const StepGpuBinding binding = step_gpu_binding(site, tasks);
+    report_lost_gpu_binding(site, binding);
     report(Code::tasks_started_by_torchrun, site.view, site.command->span,
            "this srun step started " + std::to_string(tasks) +
                " tasks on one node; a one-node torchrun now starts them on node " + rank +
                ", and each sets SLURM_PROCID, "
                "SLURM_LOCALID, SLURM_NTASKS, SLURM_NTASKS_PER_NODE and SLURM_NODEID from "
-               "torchrun's RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE and GROUP_RANK",
+               "torchrun's RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE and GROUP_RANK" +
+               bound_devices_note(binding),
            "a program that reads RANK/LOCAL_RANK/WORLD_SIZE needs no shim");
     const std::string procs = tasks == compute_.gpus_per_node ? std::string("\"$LOCAL_WORLD_SIZE\"")
                                                               : std::to_string(tasks);
     guard_on_node(site, rank, "the step ran on one node: keep it on node " + rank);
-    edit(site.view, prefix, one_node_torchrun(procs) + slurm_task_shim(),
+    edit(site.view, prefix, one_node_torchrun(procs) + slurm_task_shim(visible_devices(binding)),
          "the step's " + std::to_string(tasks) + " tasks, started on node " + rank +
              " only by torchrun, with SLURM_* task variables");
+  }
+
+  /// How the step's tasks were bound to GPUs: the step's own --gpu-bind and
+  /// --gpus-per-task, else the job's, which srun inherits (SLURM_GPU_BIND,
+  /// SLURM_GPUS_PER_TASK) unless the step asks for GPUs its own way.
+  struct StepGpuBinding {
+    std::optional<TaskGpuBinding> carried;     // into each worker's CUDA_VISIBLE_DEVICES
+    const directives::Option* lost = nullptr;  // a binding the workers cannot get
+    bool closest = false;                      // --gpu-bind=closest, taken as one GPU a task
+  };
+
+  StepGpuBinding step_gpu_binding(const Site& site, uint64_t tasks_per_node) const {
+    const directives::Option* bind = nullptr;
+    const directives::Option* per_task = nullptr;
+    bool own_gpus = false;
+    for (const auto& option : site.srun->options) {
+      const std::string_view name = option.name();
+      if (name == "gpu-bind") bind = &option;
+      if (name == "gpus-per-task") per_task = &option;
+      own_gpus = own_gpus || name == "gpus-per-node" || name == "gres" || name == "gpus";
+    }
+    if (bind == nullptr) bind = job_option("gpu-bind");
+    if (bind != nullptr && bind->value) {
+      using Kind = values::GpuBind::Kind;
+      const auto parsed = values::parse_gpu_bind(*bind->value);
+      if (!parsed) return {std::nullopt, bind};
+      switch (parsed->kind) {
+        case Kind::per_task:
+          return fitting(TaskGpuBinding{parsed->count, 0}, bind, tasks_per_node);
+        case Kind::single:
+          return fitting(TaskGpuBinding{0, parsed->count}, bind, tasks_per_node);
+        case Kind::closest:
+          // Each task got the GPUs nearest its CPUs: one apiece when a node
+          // has as many tasks as GPUs; otherwise it depends on the topology.
+          if (tasks_per_node != job_.gpus_per_node().value_or(compute_.gpus_per_node)) {
+            return {std::nullopt, bind};
+          } else {
+            StepGpuBinding one_each = fitting(TaskGpuBinding{1, 0}, bind, tasks_per_node);
+            one_each.closest = one_each.carried.has_value();
+            return one_each;
+          }
+        case Kind::map:
+        case Kind::mask:
+          return {std::nullopt, bind};
+        case Kind::none:
+          if (!parsed->verbose) return {};
+          break;  // `verbose` alone keeps the binding --gpus-per-task implies
+      }
+    }
+    if (per_task != nullptr) {
+      const auto counts = values::parse_gpu_counts(per_task->value.value_or(""));
+      if (!counts || counts->empty()) return {std::nullopt, per_task};
+      if (counts->front().count == 0) return {};
+      return fitting(TaskGpuBinding{counts->front().count, 0}, per_task, tasks_per_node);
+    }
+    if (own_gpus || !job_.gpus || job_.gpus->scope != slurm::GpuScope::per_task ||
+        job_.gpus->count == 0) {
+      return {};
+    }
+    return fitting(TaskGpuBinding{job_.gpus->count, 0}, job_.gpus->from, tasks_per_node);
+  }
+
+  /// A binding to devices the AI Runtime node does not have is not carried
+  /// (the count mismatch is reported on its own).
+  StepGpuBinding fitting(TaskGpuBinding binding, const directives::Option* from,
+                         uint64_t tasks_per_node) const {
+    if (gpus_used(binding, tasks_per_node) > compute_.gpus_per_node) return {std::nullopt, from};
+    return {binding};
+  }
+
+  const directives::Option* job_option(std::string_view name) const {
+    const auto it = job_.final_options.find(name);
+    return it == job_.final_options.end() ? nullptr : it->second;
+  }
+
+  void report_lost_gpu_binding(const Site& site, const StepGpuBinding& binding) {
+    if (binding.lost != nullptr) {
+      const auto& step_options = site.srun->options;
+      const bool from_step =
+          std::any_of(step_options.begin(), step_options.end(),
+                      [&](const directives::Option& option) { return &option == binding.lost; });
+      report(Code::gpu_binding_lost, site.view, site.command->span,
+             "under Slurm each task of this step saw only the GPUs that `" + binding.lost->text() +
+                 "`" + (from_step ? "" : " (a job directive)") +
+                 " bound it to; the torchrun workers that now start the tasks see every GPU of "
+                 "the node",
+             "pick each worker's GPU from $LOCAL_RANK (torch.cuda.set_device(local_rank)), or "
+             "set CUDA_VISIBLE_DEVICES for each worker in the command");
+    }
+  }
+
+  static std::string visible_devices(const StepGpuBinding& binding) {
+    return binding.carried ? visible_devices_for(*binding.carried) : std::string();
+  }
+
+  /// What the S2A4012 note adds when the workers get the tasks' binding.
+  static std::string bound_devices_note(const StepGpuBinding& binding) {
+    if (!binding.carried) return "";
+    return ", and CUDA_VISIBLE_DEVICES=" + visible_devices(binding) +
+           (binding.closest
+                ? " so that each sees one GPU, as --gpu-bind=closest gave one apiece to a "
+                  "node's tasks, one per GPU (each GPU's nearness to its task's CPUs is "
+                  "not kept)"
+                : " so that each sees only its own GPUs, numbered from 0, as Slurm's "
+                  "per-task binding gave them");
   }
 
   /// `if [ "$NODE_RANK" = N ]; then COMMAND; fi` around the whole simple
@@ -1798,8 +1911,10 @@ class CommandMapper final : public CommandEditor {
     }
     if (std::find(per_gpu_nested_.begin(), per_gpu_nested_.end(), &site) != per_gpu_nested_.end()) {
       // Each torchrun worker runs the script with the SLURM_* task variables set.
+      const std::string devices =
+          visible_devices(step_gpu_binding(site, srun_tasks_per_node(site)));
       edit(site.view, words[script_word].span,
-           single_quote("\n" + slurm_task_exports() + "\n" + inner),
+           single_quote("\n" + slurm_task_exports(devices) + "\n" + inner),
            "the srun step's script runs in every worker, with SLURM_* task variables");
       return;
     }

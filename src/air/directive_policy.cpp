@@ -60,6 +60,9 @@ constexpr std::array kRows = {
         "sbatch loaded the user's login environment (their login shell's variables) for the job; "
         "AI Runtime nodes have no user login environment",
         "set the variables the job needs in env_variables or at the top of the command"},
+    // Carried into each torchrun worker's CUDA_VISIBLE_DEVICES, or reported at
+    // the srun step it would bind (src/air/command.cpp).
+    Row{"gpu-bind", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
     Row{"gpus", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
     Row{"gpus-per-node", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
     Row{"gpus-per-task", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},

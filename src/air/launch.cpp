@@ -370,9 +370,32 @@ std::string one_node_torchrun(std::string_view procs) {
          " --no_python ";
 }
 
-std::string slurm_task_exports() {
-  return "export SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" SLURM_NTASKS=\"$WORLD_SIZE\" "
-         "SLURM_NTASKS_PER_NODE=\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\";";
+uint64_t gpus_used(const TaskGpuBinding& binding, uint64_t tasks) {
+  if (binding.gpus_per_task > 0) return binding.gpus_per_task * tasks;
+  return (tasks + binding.tasks_per_gpu - 1) / binding.tasks_per_gpu;
+}
+
+std::string visible_devices_for(const TaskGpuBinding& binding) {
+  if (binding.gpus_per_task > 1) {
+    const std::string first = "LOCAL_RANK * " + std::to_string(binding.gpus_per_task);
+    return "\"$(seq -s, $((" + first + ")) $((" + first + " + " +
+           std::to_string(binding.gpus_per_task - 1) + ")))\"";
+  }
+  if (binding.tasks_per_gpu > 1) {
+    return "\"$((LOCAL_RANK / " + std::to_string(binding.tasks_per_gpu) + "))\"";
+  }
+  return "\"$LOCAL_RANK\"";
+}
+
+std::string slurm_task_exports(std::string_view visible_devices) {
+  std::string exports =
+      "export SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" SLURM_NTASKS=\"$WORLD_SIZE\" "
+      "SLURM_NTASKS_PER_NODE=\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\"";
+  if (!visible_devices.empty()) {
+    exports += " CUDA_VISIBLE_DEVICES=";
+    exports += visible_devices;
+  }
+  return exports + ";";
 }
 
 bool counts_from_node(std::string_view command) {
@@ -386,8 +409,8 @@ bool counts_from_node(std::string_view command) {
   return false;
 }
 
-std::string slurm_task_shim() {
-  return "bash -c '" + slurm_task_exports() + " exec \"$@\"' slurm-task ";
+std::string slurm_task_shim(std::string_view visible_devices) {
+  return "bash -c '" + slurm_task_exports(visible_devices) + " exec \"$@\"' slurm-task ";
 }
 
 bool is_shim_variable(std::string_view name) {

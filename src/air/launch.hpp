@@ -111,13 +111,29 @@ class ValueReader {
 /// that starts `procs` processes, ending with `--no_python `.
 [[nodiscard]] std::string one_node_torchrun(std::string_view procs);
 
+/// How Slurm bound each task of a step to GPUs, so that it saw only its own,
+/// numbered from 0: `--gpus-per-task=N` or `--gpu-bind=per_task:N` (N GPUs a
+/// task), `--gpu-bind=single:N` (N tasks a GPU).
+struct TaskGpuBinding {
+  uint64_t gpus_per_task = 0;
+  uint64_t tasks_per_gpu = 0;
+};
+
+/// How many of a node's GPUs `tasks` tasks under `binding` use.
+[[nodiscard]] uint64_t gpus_used(const TaskGpuBinding& binding, uint64_t tasks);
+
+/// CUDA_VISIBLE_DEVICES for a torchrun worker under `binding`, computed from
+/// its $LOCAL_RANK, as shell text to put after `=` inside single quotes.
+[[nodiscard]] std::string visible_devices_for(const TaskGpuBinding& binding);
+
 /// Shell text that sets the SLURM_* task variables from torchrun's per-worker
-/// variables; `bash -c '<shim> exec "$@"' slurm-task PROGRAM...`.
-[[nodiscard]] std::string slurm_task_exports();
+/// variables, and CUDA_VISIBLE_DEVICES when `visible_devices` is not empty;
+/// `bash -c '<shim> exec "$@"' slurm-task PROGRAM...`.
+[[nodiscard]] std::string slurm_task_exports(std::string_view visible_devices = {});
 /// Whether a translated command starts processes per GPU of the node: it
 /// reads $LOCAL_WORLD_SIZE other than in slurm_task_exports().
 [[nodiscard]] bool counts_from_node(std::string_view command);
-[[nodiscard]] std::string slurm_task_shim();
+[[nodiscard]] std::string slurm_task_shim(std::string_view visible_devices = {});
 
 /// Variables the shim sets inside each worker.
 [[nodiscard]] bool is_shim_variable(std::string_view name);

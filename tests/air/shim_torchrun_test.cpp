@@ -2,7 +2,8 @@
 // python3-torch, CPU, gloo): the translated command runs for two simulated
 // nodes on 127.0.0.1, and a program that reads SLURM_PROCID/SLURM_NTASKS and
 // calls init_process_group(init_method="tcp://$MASTER_ADDR:$MASTER_PORT")
-// sees the right ranks and completes an all-reduce. Skipped without torchrun.
+// sees the right ranks and completes an all-reduce; with a per-task GPU
+// binding each worker sees only its own devices. Skipped without torchrun.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -22,8 +23,9 @@ dist.init_process_group("gloo", init_method="tcp://%s:%s" % (os.environ["MASTER_
                         os.environ["MASTER_PORT"]), rank=rank, world_size=world)
 t = torch.ones(1) * rank
 dist.all_reduce(t)
-print("rank=%d local=%s node=%s ntasks=%d sum=%d" % (rank, os.environ["SLURM_LOCALID"],
-      os.environ["SLURM_NODEID"], world, int(t.item())), flush=True)
+print("rank=%d local=%s node=%s ntasks=%d sum=%d devices=%s" % (rank,
+      os.environ["SLURM_LOCALID"], os.environ["SLURM_NODEID"], world, int(t.item()),
+      os.environ.get("CUDA_VISIBLE_DEVICES", "all")), flush=True)
 )";
 
 // torch 1.13 on Python 3.11: Std.from_str("0") returns None; map it to Std.NONE.
@@ -35,14 +37,14 @@ except Exception:
     pass
 )";
 
-TEST(ShimWithTorchrun, PerGpuTasksGetSlurmRanksOnTwoNodes) {
-  if (!fs::exists("/usr/bin/torchrun")) GTEST_SKIP() << "torchrun is not installed";
-  const Translation t =
-      translate("job.sbatch",
-                "#!/bin/bash\n#SBATCH --nodes=2 --ntasks-per-node=2 --gpus-per-node=h100:8\n"
-                "srun python -u train.py\n");
-  ASSERT_TRUE(t.workload.has_value());
+/// Runs the translation of `script` for two simulated nodes of two workers
+/// each and returns both nodes' output.
+std::string run_on_two_nodes(const std::string& script) {
+  const Translation t = translate("job.sbatch", script);
+  EXPECT_TRUE(t.workload.has_value());
+  if (!t.workload) return "";
   const fs::path dir = fs::temp_directory_path() / ("s2a-shim-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
   fs::create_directories(dir / "bin");
   fs::create_directories(dir / "site");
   testing::write_file((dir / "train.py").string(), kProgram);
@@ -59,15 +61,38 @@ TEST(ShimWithTorchrun, PerGpuTasksGetSlurmRanksOnTwoNodes) {
                        " && "
                        "(NODE_RANK=0 timeout 120 bash command.sh > node0.log 2>&1 &"
                        " NODE_RANK=1 timeout 120 bash command.sh > node1.log 2>&1 & wait)";
-  ASSERT_EQ(std::system(driver.c_str()), 0);
+  EXPECT_EQ(std::system(driver.c_str()), 0);
   const std::string logs = testing::read_file((dir / "node0.log").string()) +
                            testing::read_file((dir / "node1.log").string());
-  for (const char* line :
-       {"rank=0 local=0 node=0 ntasks=4 sum=6", "rank=1 local=1 node=0 ntasks=4 sum=6",
-        "rank=2 local=0 node=1 ntasks=4 sum=6", "rank=3 local=1 node=1 ntasks=4 sum=6"}) {
+  fs::remove_all(dir);
+  return logs;
+}
+
+TEST(ShimWithTorchrun, PerGpuTasksGetSlurmRanksOnTwoNodes) {
+  if (!fs::exists("/usr/bin/torchrun")) GTEST_SKIP() << "torchrun is not installed";
+  const std::string logs = run_on_two_nodes(
+      "#!/bin/bash\n#SBATCH --nodes=2 --ntasks-per-node=2 --gpus-per-node=h100:8\n"
+      "srun python -u train.py\n");
+  for (const char* line : {"rank=0 local=0 node=0 ntasks=4 sum=6 devices=all",
+                           "rank=1 local=1 node=0 ntasks=4 sum=6 devices=all",
+                           "rank=2 local=0 node=1 ntasks=4 sum=6 devices=all",
+                           "rank=3 local=1 node=1 ntasks=4 sum=6 devices=all"}) {
     EXPECT_NE(logs.find(line), std::string::npos) << line << "\n" << logs;
   }
-  fs::remove_all(dir);
+}
+
+// --gpus-per-task=2: each task saw its own two GPUs, as devices 0 and 1.
+TEST(ShimWithTorchrun, PerTaskGpuBindingBecomesEachWorkersVisibleDevices) {
+  if (!fs::exists("/usr/bin/torchrun")) GTEST_SKIP() << "torchrun is not installed";
+  const std::string logs = run_on_two_nodes(
+      "#!/bin/bash\n#SBATCH --nodes=2 --ntasks-per-node=2 --gpus-per-task=h100:2\n"
+      "srun python -u train.py\n");
+  for (const char* line : {"rank=0 local=0 node=0 ntasks=4 sum=6 devices=0,1",
+                           "rank=1 local=1 node=0 ntasks=4 sum=6 devices=2,3",
+                           "rank=2 local=0 node=1 ntasks=4 sum=6 devices=0,1",
+                           "rank=3 local=1 node=1 ntasks=4 sum=6 devices=2,3"}) {
+    EXPECT_NE(logs.find(line), std::string::npos) << line << "\n" << logs;
+  }
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
-// Tests for parse_mail_type(), parse_signal() and parse_export() (spec §2.13–2.15).
+// Tests for parse_mail_type(), parse_signal(), parse_export() and parse_gpu_bind()
+// (spec §2.13–2.15, §2.5).
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 #include "grammar/values.hpp"
 
@@ -175,6 +178,41 @@ TEST(ParseExport, Rejects) {
   EXPECT_NE(parse_export(",").error.find("the list is empty"), std::string::npos);
   EXPECT_EQ(parse_export("=1").error,
             "invalid --export value \"=1\": item \"=1\" has no variable name before '='");
+}
+
+// --- GPU binding ---------------------------------------------------------------------
+
+TEST(ParseGpuBind, Bindings) {
+  using Kind = GpuBind::Kind;
+  const std::tuple<const char*, Kind, uint64_t, bool> cases[] = {
+      {"none", Kind::none, 0, false},
+      {"closest", Kind::closest, 0, false},
+      {"verbose,closest", Kind::closest, 0, true},
+      {"verbose", Kind::none, 0, true},
+      {"per_task:1", Kind::per_task, 1, false},
+      {"verbose,per_task:2", Kind::per_task, 2, true},
+      {"single:4", Kind::single, 4, false},
+      {"map_gpu:0,1,2,3", Kind::map, 0, false},
+      {"map:0,1", Kind::map, 0, false},
+      {"mask_gpu:0x1,0x2", Kind::mask, 0, false},
+  };
+  for (const auto& [text, kind, count, verbose] : cases) {
+    const auto parsed = parse_gpu_bind(text);
+    ASSERT_TRUE(parsed) << text << ": " << parsed.error;
+    EXPECT_EQ(parsed->kind, kind) << text;
+    EXPECT_EQ(parsed->count, count) << text;
+    EXPECT_EQ(parsed->verbose, verbose) << text;
+  }
+}
+
+TEST(ParseGpuBind, Rejects) {
+  EXPECT_EQ(parse_gpu_bind("per_task:0").error,
+            "invalid --gpu-bind value \"per_task:0\": per_task: needs a positive count");
+  EXPECT_FALSE(parse_gpu_bind("single:"));
+  EXPECT_FALSE(parse_gpu_bind("map_gpu:"));
+  EXPECT_FALSE(parse_gpu_bind("nearest"));
+  EXPECT_FALSE(parse_gpu_bind(""));
+  EXPECT_FALSE(parse_gpu_bind("verbosely"));
 }
 
 }  // namespace
