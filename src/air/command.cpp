@@ -1430,11 +1430,16 @@ class CommandMapper final : public CommandEditor {
     const directives::Option* bind = nullptr;
     const directives::Option* per_task = nullptr;
     bool own_gpus = false;
+    std::optional<uint64_t> gpus_per_node = job_.gpus_per_node();
     for (const auto& option : site.srun->options) {
       const std::string_view name = option.name();
       if (name == "gpu-bind") bind = &option;
       if (name == "gpus-per-task") per_task = &option;
       own_gpus = own_gpus || name == "gpus-per-node" || name == "gres" || name == "gpus";
+      if (name == "gpus-per-node") {
+        const auto counts = values::parse_gpu_counts(option.value.value_or(""));
+        if (counts && counts->size() == 1) gpus_per_node = counts->front().count;
+      }
     }
     if (bind == nullptr) bind = job_option("gpu-bind");
     if (bind != nullptr && bind->value) {
@@ -1449,7 +1454,7 @@ class CommandMapper final : public CommandEditor {
         case Kind::closest:
           // Each task got the GPUs nearest its CPUs: one apiece when a node
           // has as many tasks as GPUs; otherwise it depends on the topology.
-          if (tasks_per_node != job_.gpus_per_node().value_or(compute_.gpus_per_node)) {
+          if (tasks_per_node != gpus_per_node.value_or(compute_.gpus_per_node)) {
             return {std::nullopt, bind};
           } else {
             StepGpuBinding one_each = fitting(TaskGpuBinding{1, 0}, bind, tasks_per_node);
