@@ -251,7 +251,86 @@ class DeviceCheck {
   Diagnostics& diagnostics_;
 };
 
+/// The first `$CUDA_VISIBLE_DEVICES` the script reads, as a span of the file.
+class VisibleDevicesRead {
+ public:
+  explicit VisibleDevicesRead(const slurm::Body& body) : body_(body) {}
+
+  std::optional<Span> first() {
+    for (const slurm::Site& site : body_.sites) visit(site);
+    for (const slurm::Site& head : body_.compound_heads) visit(head);
+    return first_;
+  }
+
+ private:
+  void visit(const slurm::Site& site) {
+    const ast::Command& command = *site.command;
+    for (const ast::Word& word : command.words) visit(site, word.parts);
+    for (const ast::Assignment& a : command.assignments) visit(site, a.value.parts);
+    for (const ast::Redirect& redirect : command.redirects) visit(site, redirect.target.parts);
+  }
+
+  void visit(const slurm::Site& site, const std::vector<ast::WordPart>& parts) {
+    for (const ast::WordPart& part : parts) {
+      if (part.kind == ast::PartKind::param && part.text == kVisibleDevices) {
+        const Span at = body_.file_span(site, part.span);
+        if (!first_ || at.begin < first_->begin) first_ = at;
+      }
+      visit(site, part.parts);
+    }
+  }
+
+  const slurm::Body& body_;
+  std::optional<Span> first_;
+};
+
+/// The GPUs Slurm gave the job on each node, if it asked for any.
+std::optional<uint64_t> slurm_gpus_per_node(const slurm::Job& job, const Compute& compute) {
+  if (!job.gpus || (job.gpus->scope != slurm::GpuScope::exclusive_node && job.gpus->count == 0)) {
+    return std::nullopt;
+  }
+  return std::min<uint64_t>(job.gpus_per_node().value_or(compute.gpus_per_node),
+                            compute.gpus_per_node);
+}
+
+std::string numbered_from_zero(uint64_t count) {
+  std::string list;
+  for (uint64_t i = 0; i < count; ++i) list += (i == 0 ? "" : ",") + std::to_string(i);
+  return list;
+}
+
 }  // namespace
+
+std::optional<NamedValue> slurm_visible_devices(const slurm::Body& body, const slurm::Job& job,
+                                                const Compute& compute,
+                                                const DeviceContext& context,
+                                                Diagnostics& diagnostics) {
+  if (body.views.empty()) return std::nullopt;
+  const std::string_view text = body.views[0].text;
+  if (text.find(kVisibleDevices) == std::string_view::npos) return std::nullopt;
+  const bool set_by_script =
+      text.find(std::string(kVisibleDevices) + "=") != std::string_view::npos ||
+      std::any_of(context.directive_exports.begin(), context.directive_exports.end(),
+                  [](const NamedValue& item) { return item.name == kVisibleDevices; });
+  std::optional<uint64_t> gpus = slurm_gpus_per_node(job, compute);
+  if (set_by_script || !gpus || *gpus == 0) return std::nullopt;
+  const std::optional<Span> read = VisibleDevicesRead(body).first();
+  if (!read) return std::nullopt;
+  // The translation's launchers start a process for every GPU of the node.
+  if (context.counts_from_node) gpus = compute.gpus_per_node;
+  NamedValue devices{std::string(kVisibleDevices), numbered_from_zero(*gpus), *read};
+  const bool whole_node = *gpus == compute.gpus_per_node;
+  diagnostics.push_back(
+      {Code::visible_devices_given, *read,
+       "the script reads $CUDA_VISIBLE_DEVICES, which Slurm set to the job's GPUs on the node; "
+       "AI Runtime does not set it, so env_variables gives it the value Slurm gave: " +
+           devices.value,
+       whole_node ? "nothing else changes: CUDA shows every GPU of the node either way"
+                  : "CUDA now shows the job's " + std::to_string(*gpus) + " of the node's " +
+                        std::to_string(compute.gpus_per_node) +
+                        " GPUs, as under Slurm; remove the variable to use them all"});
+  return devices;
+}
 
 void report_device_variables(const slurm::Body& body, const slurm::Job& job, const Compute& compute,
                              const DeviceContext& context, Diagnostics& diagnostics) {

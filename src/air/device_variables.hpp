@@ -37,4 +37,17 @@ struct DeviceContext {
 void report_device_variables(const slurm::Body& body, const slurm::Job& job, const Compute& compute,
                              const DeviceContext& context, Diagnostics& diagnostics);
 
+/// `--device $CUDA_VISIBLE_DEVICES`, `NGPU=$(echo $CUDA_VISIBLE_DEVICES | tr
+/// , '\n' | wc -l)`: Slurm set CUDA_VISIBLE_DEVICES to the job's GPUs on the
+/// node, numbered from 0 where it constrains devices, and AI Runtime leaves
+/// it unset, so such a read finds nothing. For a GPU job whose script reads
+/// it and never sets it: Slurm's value for env_variables (the job's GPUs of
+/// the node; the node's when the launch counts are the node's), with a note
+/// at the first read.
+[[nodiscard]] std::optional<NamedValue> slurm_visible_devices(const slurm::Body& body,
+                                                              const slurm::Job& job,
+                                                              const Compute& compute,
+                                                              const DeviceContext& context,
+                                                              Diagnostics& diagnostics);
+
 }  // namespace s2a::air

@@ -624,8 +624,11 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   report_script_arguments(body, diagnostics);
   report_script_path(body, diagnostics);
   report_inherited_variables(body, job, diagnostics);
-  report_device_variables(body, job, workload.compute,
-                          {exports.env_variables, counts_from_node(command.command)}, diagnostics);
+  const DeviceContext devices{exports.env_variables, counts_from_node(command.command)};
+  report_device_variables(body, job, workload.compute, devices, diagnostics);
+  if (auto visible = slurm_visible_devices(body, job, workload.compute, devices, diagnostics)) {
+    command.env_variables.push_back(std::move(*visible));
+  }
   for (std::string& d : command.dependencies) {
     if (std::find(workload.environment.dependencies.begin(),
                   workload.environment.dependencies.end(),

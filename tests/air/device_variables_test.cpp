@@ -1,6 +1,7 @@
 // Variables that pick hardware by the cluster's names: CUDA_VISIBLE_DEVICES
 // naming GPUs an AI Runtime node does not have (S2A5016), network interfaces
-// and adapters (S2A5017).
+// and adapters (S2A5017); Slurm's value for a CUDA_VISIBLE_DEVICES the script
+// reads (S2A5021).
 #include <gtest/gtest.h>
 
 #include "support/diagnostics.hpp"
@@ -191,6 +192,52 @@ TEST(NetworkDevices, ExclusionsAndComputedValuesAreNotReported) {
                               "export GLOO_SOCKET_IFNAME=lo\n"
                               "srun python train.py\n")
                   .empty());
+}
+
+// --- CUDA_VISIBLE_DEVICES read, never set (S2A5021) -----------------------------------
+
+std::optional<std::string> visible_devices_env(const Translation& t) {
+  if (!t.workload) return std::nullopt;
+  for (const auto& v : t.workload->env_variables) {
+    if (v.name == "CUDA_VISIBLE_DEVICES") return v.value;
+  }
+  return std::nullopt;
+}
+
+TEST(VisibleDevicesRead, GetsTheGpusSlurmGaveTheJobOnTheNode) {
+  const std::string script =
+      "#!/bin/bash\n#SBATCH --gres=gpu:h100:8\n"
+      "NGPU=$(echo $CUDA_VISIBLE_DEVICES | tr , '\\n' | wc -l)\npython t.py --gpus $NGPU\n";
+  const Translation t = translate("job.sbatch", script);
+  EXPECT_EQ(visible_devices_env(t), "0,1,2,3,4,5,6,7");
+  const auto notes = testing::diagnostics_with(t, Code::visible_devices_given);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].span.begin, script.find("$CUDA_VISIBLE_DEVICES"));
+  EXPECT_EQ(notes[0].hint, "nothing else changes: CUDA shows every GPU of the node either way");
+}
+
+TEST(VisibleDevicesRead, AJobOfFewerGpusThanTheNodeSeesItsOwn) {
+  const Translation t = translate("job.sbatch",
+                                  "#!/bin/bash\n#SBATCH --gres=gpu:h100:2\npython detect.py "
+                                  "--device \"$CUDA_VISIBLE_DEVICES\"\n");
+  EXPECT_EQ(visible_devices_env(t), "0,1");
+  const auto notes = testing::diagnostics_with(t, Code::visible_devices_given);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].hint.find("the job's 2 of the node's 8 GPUs"), std::string::npos);
+}
+
+TEST(VisibleDevicesRead, NotGivenWhenTheScriptSetsItOrHasNoGpus) {
+  for (const char* script : {
+           "#!/bin/bash\n#SBATCH --gres=gpu:h100:8\nexport CUDA_VISIBLE_DEVICES=0,1\n"
+           "echo $CUDA_VISIBLE_DEVICES\n",
+           "#!/bin/bash\n#SBATCH --ntasks=4\necho $CUDA_VISIBLE_DEVICES\n",
+           "#!/bin/bash\n#SBATCH --gres=gpu:h100:8\n# echo $CUDA_VISIBLE_DEVICES\npython t.py\n",
+       }) {
+    const Translation t = translate("job.sbatch", script);
+    // The script's own literal export moves to env_variables as it is.
+    EXPECT_NE(visible_devices_env(t).value_or(""), "0,1,2,3,4,5,6,7") << script;
+    EXPECT_TRUE(testing::diagnostics_with(t, Code::visible_devices_given).empty()) << script;
+  }
 }
 
 }  // namespace
