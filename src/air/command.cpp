@@ -45,11 +45,21 @@ std::string_view site_mpi_launcher(std::string_view program) {
 }
 
 /// Slurm commands that only print something about the job or the cluster
-/// (`seff $SLURM_JOB_ID`, `sacct -j ...`, `scontrol show job ...`).
+/// (`seff $SLURM_JOB_ID`, `sacct -j ...`, `scontrol show job ...`), and
+/// sites' job-statistics reports built on them: Princeton's `jobstats`,
+/// `jobinfo`, Melbourne's `my-job-stats`, MSU's powertools `js -j ID`.
 bool only_reports_on_slurm(std::string_view program, const ast::Command& command) {
   if (program == "scontrol") {  // not `show hostnames`: it has a translation
     return command.words.size() >= 2 && slurm::literal_is(command.words[1], "show") &&
            !is_host_list_command(command);
+  }
+  if (program == "js") {  // also a JavaScript shell: only with a job id
+    return std::any_of(command.words.begin(), command.words.end(),
+                       [](const ast::Word& w) { return slurm::literal_is(w, "-j"); });
+  }
+  if (program == "jobstats" || program == "jobinfo" || program == "my-job-stats" ||
+      program == "seff-array" || program == "reportseff") {
+    return true;
   }
   return program == "seff" || program == "sacct" || program == "sstat" || program == "squeue" ||
          program == "sinfo" || program == "sprio" || program == "sshare" || program == "sreport";

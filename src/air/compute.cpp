@@ -52,6 +52,24 @@ std::string model_in_text(std::string_view text) {
 /// Whether an --exclusive job ran on GPU nodes: its partition or constraint
 /// names them (`gpu`, `a100`, ...), or the script mentions GPUs or a GPU
 /// launcher anywhere. Otherwise it was a CPU job, with no GPUs to take.
+/// The script's lines that are not comments: a licence header naming NVIDIA
+/// or a commented-out `##SBATCH --gres=gpu:3` says nothing of the job.
+std::string without_comment_lines(std::string_view script) {
+  std::string out;
+  out.reserve(script.size());
+  while (!script.empty()) {
+    const size_t end = std::min(script.find('\n'), script.size());
+    const std::string_view line = script.substr(0, end);
+    const size_t first = line.find_first_not_of(" \t");
+    if (first != std::string_view::npos && line[first] != '#') {
+      out.append(line);
+      out.push_back('\n');
+    }
+    script.remove_prefix(std::min(script.size(), end + 1));
+  }
+  return out;
+}
+
 bool runs_on_gpu_nodes(const slurm::Job& job, std::string_view script) {
   for (const auto* text : {job.partition ? &job.partition->value : nullptr,
                            job.constraint ? &job.constraint->value : nullptr}) {
@@ -60,7 +78,7 @@ bool runs_on_gpu_nodes(const slurm::Job& job, std::string_view script) {
       return true;
     }
   }
-  const std::string lower = lowered(script);
+  const std::string lower = lowered(without_comment_lines(script));
   return std::any_of(kGpuWords.begin(), kGpuWords.end(),
                      [&](std::string_view word) { return lower.find(word) != std::string::npos; });
 }

@@ -50,7 +50,11 @@ INSTANTIATE_TEST_SUITE_P(
         ShapeCase{"--nodes=2 --exclusive", "module load cuda/12.1\nsrun python t.py\n",
                   "GPU_8xH100", 16, false},
         ShapeCase{"--nodes=2 --exclusive", "torchrun --nproc_per_node=8 t.py\n", "GPU_8xH100", 16,
-                  false}));
+                  false},
+        // Comments say nothing of the job: a licence header, a directive left out.
+        ShapeCase{"--nodes=2 --exclusive",
+                  "# Copyright (c) NVIDIA CORPORATION.\n  ## SBATCH --gres=gpu:3\nsrun ./solver\n",
+                  "GPU_1xA10", 2, true}));
 
 }  // namespace
 }  // namespace s2a

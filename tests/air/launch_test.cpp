@@ -921,6 +921,22 @@ TEST(LaunchDiagnostics, SlurmCommandsThatOnlyReportOnTheJobAreRemoved) {
   EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_command_in_body).size(), 5U);
 }
 
+TEST(LaunchDiagnostics, SitesJobStatisticsReportsAreRemoved) {
+  const Translation t = run(script(k2x8,
+                                   "srun torchrun --nnodes=2 t.py\n"
+                                   "js -j $SLURM_JOB_ID\n"
+                                   "jobstats $SLURM_JOB_ID\n"
+                                   "my-job-stats -a -n -s\n"
+                                   "js bench.js\n"));
+  const std::string body = body_of(t);
+  for (const char* line : {"# [slurm2air] js -j $SLURM_JOB_ID\n", "# [slurm2air] jobstats",
+                           "# [slurm2air] my-job-stats -a -n -s\n"}) {
+    EXPECT_NE(body.find(line), std::string::npos) << line << "\n" << body;
+  }
+  EXPECT_NE(body.find("\njs bench.js\n"), std::string::npos) << body;  // a JavaScript shell
+  EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_command_in_body).size(), 3U);
+}
+
 TEST(LaunchCommand, TerminalControlIsRemovedUnlessTheScriptNamesATerminal) {
   const Translation t = run(script(k2x8,
                                    "set -x -e\nclear; srun python t.py 2>&1 | tee log\n"
