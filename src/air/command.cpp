@@ -1285,6 +1285,12 @@ class CommandMapper final : public CommandEditor {
     // is replaced whole later): what the options name is gone, not translated.
     mark_replaced(site.view, prefix);
     const std::optional<std::string> rank = single_node_rank(site);
+    const std::string mpi = starts_tasks_per_gpu(site) ? step_mpi(site) : std::string();
+    if (!mpi.empty() && (compute_.nodes <= 1 || rank) && !site.context.in_substitution) {
+      start_mpi_ranks(site, step_tasks_per_node, prefix, mpi, rank);
+      return;
+    }
+    if (!mpi.empty() && !mpi.starts_with("--mpi")) report_inferred_mpi(site, mpi);
     if (starts_tasks_per_gpu(site) && !rank) {
       start_tasks_with_torchrun(site, step_tasks_per_node, prefix);
       return;
@@ -1535,6 +1541,94 @@ class CommandMapper final : public CommandEditor {
                   "not kept)"
                 : " so that each sees only its own GPUs, numbered from 0, as Slurm's "
                   "per-task binding gave them");
+  }
+
+  /// How srun wired the step's tasks up as MPI ranks, as the reports name
+  /// it, or empty. Only for a compiled program (not Python, a shell or a
+  /// launcher): its --mpi plugin (not none), or the MPI library the script
+  /// loads, which srun's default plugin wires up (`module load openmpi` ...
+  /// `srun ./solver`).
+  std::string step_mpi(const Site& site) const {
+    // Python programs keep the per-task start: frameworks such as NeMo and
+    // Lightning, started with `srun --mpi=pmix python`, read SLURM_*.
+    if (site.launcher.kind != Launcher::none || site.nested_script >= 0 ||
+        site.srun_operand >= site.command->words.size()) {
+      return {};
+    }
+    const std::string program = slurm::program_name(site.command->words[site.srun_operand]);
+    if (program.empty() || is_not_an_mpi_program(program)) return {};
+    for (const auto& option : site.srun->options) {
+      if (option.name() == "mpi" && option.value && *option.value != "none") {
+        return std::string(source(site.view, option.span));
+      }
+    }
+    const std::string_view library = loaded_mpi_library();
+    return library.empty() ? std::string() : "the script loads `" + std::string(library) + "`";
+  }
+
+  /// Programs a multi-task step runs that are not MPI ones: shells and
+  /// interpreters (whose script is not known), containers (reported on
+  /// their own) and utilities.
+  static bool is_not_an_mpi_program(std::string_view program) {
+    static const std::unordered_set<std::string_view> kNot = {
+        "bash",       "sh",          "zsh",       "env",     "python",   "python3", "julia",
+        "Rscript",    "singularity", "apptainer", "shifter", "hostname", "echo",    "date",
+        "nvidia-smi", "sleep",       "true",      "cat",     "ls",       "mkdir",   "cp",
+        "rm",         "printenv",    "time",      "numactl", "taskset",  "uname"};
+    return kNot.count(program) != 0 || program.starts_with("python");
+  }
+
+  /// The first `module load` (or `ml`) argument naming an MPI library.
+  std::string_view loaded_mpi_library() const {
+    for (const Site& site : body_.sites) {
+      if (site.program != "module"sv && site.program != "ml"sv) continue;
+      for (const ast::Word& word : site.command->words) {
+        const std::string_view name = source(site.view, word.span);
+        if (names_mpi_library(name)) return name;
+      }
+    }
+    return {};
+  }
+
+  static bool names_mpi_library(std::string_view module) {
+    std::string lower(module);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find("mpi4py") != std::string::npos) return false;  // Python's binding
+    for (const std::string_view library : {"openmpi", "mpich", "intel-mpi", "intelmpi", "impi",
+                                           "mvapich", "hpcx", "spectrum-mpi", "cray-mpich"}) {
+      if (lower.find(library) != std::string::npos) return true;
+    }
+    return lower == "mpi" || lower.starts_with("mpi/");
+  }
+
+  /// One node's MPI ranks: torchrun's workers would each be a one-rank MPI
+  /// job (no PMI), so mpirun starts them, as many as srun did.
+  void start_mpi_ranks(const Site& site, uint64_t tasks, Span prefix, const std::string& mpi,
+                       const std::optional<std::string>& rank) {
+    const std::string count = std::to_string(tasks);
+    report(Code::mpi_step_to_mpirun, site.view, site.command->span,
+           "srun started these " + count + " tasks as MPI ranks (" + mpi + "); `mpirun -np " +
+               count + "` starts them now" +
+               (rank && compute_.nodes > 1 ? " on node " + *rank : std::string()) +
+               ": torchrun's workers would each run as a one-rank MPI job",
+           "the AI Runtime environment must provide mpirun from the MPI the program was built "
+           "with (a custom image); Open MPI run as root also needs --allow-run-as-root");
+    if (rank && compute_.nodes > 1) {
+      guard_on_node(site, *rank, "the step ran on one node: keep it on node " + *rank);
+    }
+    edit(site.view, prefix, "mpirun -np " + count + " ",
+         "the step's " + count + " MPI ranks, started by mpirun");
+  }
+
+  /// A compiled program of an MPI-loading script, started on every node:
+  /// its ranks are not wired up across nodes.
+  void report_inferred_mpi(const Site& site, const std::string& mpi) {
+    report(Code::mpi_launch_unsupported, site.view, site.command->span,
+           "srun wired these tasks up as MPI ranks (" + mpi +
+               "); AI Runtime has no MPI launcher across nodes, so torchrun's workers each "
+               "run as a one-rank MPI job",
+           "initialise torch.distributed from RANK/WORLD_SIZE instead of MPI_Init; or run on "
+           "one node");
   }
 
   /// `if [ "$NODE_RANK" = N ]; then COMMAND; fi` around the whole simple
@@ -1852,6 +1946,7 @@ class CommandMapper final : public CommandEditor {
   }
 
   void report_mpi_plugin(const Site& site) {
+    if (compute_.nodes <= 1) return;  // one node: the ranks start with mpirun (start_mpi_ranks)
     for (const auto& option : site.srun->options) {
       if (option.name() != "mpi" || !option.value || *option.value == "none") continue;
       report(Code::mpi_launch_unsupported, site.view, site.command->span,
@@ -1867,7 +1962,10 @@ class CommandMapper final : public CommandEditor {
       if (site.launcher.kind == Launcher::mpirun) count_ranks_of_single_node_mpi(site);
       return;
     }
-    const std::string name(slurm::launcher_name(site.launcher.kind));
+    // mpirun and mpiexec are one launcher kind: name the one written.
+    const std::string name = site.launcher.kind == Launcher::mpirun && !site.srun
+                                 ? site.program
+                                 : std::string(slurm::launcher_name(site.launcher.kind));
     report(Code::mpi_launch_unsupported, site.view, site.command->span,
            "`" + name +
                "` starts ranks on other nodes through Slurm or ssh; AI Runtime has no "

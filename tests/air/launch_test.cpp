@@ -921,6 +921,46 @@ TEST(LaunchDiagnostics, SlurmCommandsThatOnlyReportOnTheJobAreRemoved) {
   EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_command_in_body).size(), 5U);
 }
 
+// An srun step of MPI ranks: torchrun's workers would each be a one-rank MPI
+// job, so on one node mpirun starts them.
+TEST(LaunchCommand, MpiRanksOfAOneNodeStepAreStartedByMpirun) {
+  const std::string one_node = "#SBATCH --nodes=1 --ntasks-per-node=8 --gpus-per-node=h100:8\n";
+  const Translation t = run(script(one_node,
+                                   "module load openmpi/4.1.6 cuda/12.1\n"
+                                   "srun --mpi=pmix ./solver input.dat\n"
+                                   "srun ./lmp -in in.lj\n"
+                                   "srun --mpi=pmix python train.py\n"));
+  const std::string body = body_of(t);
+  EXPECT_NE(body.find("\nmpirun -np 8 ./solver input.dat\nmpirun -np 8 ./lmp -in in.lj\n"),
+            std::string::npos)
+      << body;
+  // Python programs (NeMo, Lightning) read SLURM_*: the per-task start stays.
+  EXPECT_NE(body.find("--no_python bash -c"), std::string::npos) << body;
+  const auto notes = testing::diagnostics_with(t, Code::mpi_step_to_mpirun);
+  ASSERT_EQ(notes.size(), 2U);
+  EXPECT_EQ(notes[0].message,
+            "srun started these 8 tasks as MPI ranks (--mpi=pmix); `mpirun -np 8` starts them "
+            "now: torchrun's workers would each run as a one-rank MPI job");
+  EXPECT_NE(notes[1].message.find("(the script loads `openmpi/4.1.6`)"), std::string::npos);
+  EXPECT_FALSE(has_code(t, Code::mpi_launch_unsupported));
+}
+
+TEST(LaunchCommand, MpiRanksAcrossNodesAreReported) {
+  const Translation t = run(script(k2x8Tasks,
+                                   "module load intel-mpi\n"
+                                   "srun -N1 -n 8 ./prep\n"
+                                   "srun ./solver\n"));
+  const std::string body = body_of(t);
+  EXPECT_NE(body.find("if [ \"$NODE_RANK\" = 0 ]; then mpirun -np 8 ./prep; fi"), std::string::npos)
+      << body;
+  EXPECT_EQ(message_of(t, Code::mpi_launch_unsupported),
+            "srun wired these tasks up as MPI ranks (the script loads `intel-mpi`); AI Runtime "
+            "has no MPI launcher across nodes, so torchrun's workers each run as a one-rank MPI "
+            "job");
+  // A script that loads no MPI library runs Python ranks with the shim.
+  EXPECT_FALSE(has_code(run(script(k2x8Tasks, "srun ./solver\n")), Code::mpi_launch_unsupported));
+}
+
 TEST(LaunchDiagnostics, SitesJobStatisticsReportsAreRemoved) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 t.py\n"
