@@ -264,6 +264,8 @@ class CommandMapper final : public CommandEditor {
       remove_statement_if_replaced_by_runtime(site);
       if (site.launcher.kind != Launcher::none || site.program == "srun"sv)
         first_launch_seen_ = true;
+      if (is_distributed_launcher(site.launcher.kind) || site.program == "srun"sv)
+        starts_work_on_nodes_ = true;
     }
     for (const Site& site : body_.sites) replace_first_host_idiom(site);
     for (const Site& site : body_.sites) {
@@ -281,6 +283,7 @@ class CommandMapper final : public CommandEditor {
       unwrap_nested_script(*site);
     }
     report_cluster_paths();
+    report_idle_nodes();
     const slurm::TextView& top = body_.views[0];
     // sbatch refuses CRLF scripts (reported by the scanner); the translation
     // keeps the user's intent: Unix line ends.
@@ -1555,13 +1558,15 @@ class CommandMapper final : public CommandEditor {
         site.srun_operand >= site.command->words.size()) {
       return {};
     }
+    // A program in a variable (`srun --mpi=pmix $EXE`) is judged by --mpi alone.
     const std::string program = slurm::program_name(site.command->words[site.srun_operand]);
-    if (program.empty() || is_not_an_mpi_program(program)) return {};
+    if (is_not_an_mpi_program(program)) return {};
     for (const auto& option : site.srun->options) {
       if (option.name() == "mpi" && option.value && *option.value != "none") {
         return std::string(source(site.view, option.span));
       }
     }
+    if (program.empty()) return {};
     const std::string_view library = loaded_mpi_library();
     return library.empty() ? std::string() : "the script loads `" + std::string(library) + "`";
   }
@@ -2742,19 +2747,45 @@ class CommandMapper final : public CommandEditor {
     if (is_idempotent(site.program) || writes_node_local_path(site)) return;
     if (is_run_once_side_effect(site) && can_guard(site)) {
       guard_on_node_zero(site, "ran once under Slurm: keep it on node 0");
+      ++guarded_to_node_zero_;
       report(Code::run_once_guarded, site.view, site.command->span,
              "`" + site.program +
-                 "` ran once, on the first node, under Slurm; it now runs on "
-                 "node 0 only, and the other nodes wait for node 0 in the launcher's rendezvous",
+                 "` ran once, on the first node, under Slurm; it now runs on node 0 only" +
+                 (starts_work_on_nodes_
+                      ? ", and the other nodes wait for node 0 in the launcher's rendezvous"
+                      : ""),
              "if the other nodes need its output on their own disks, remove the guard");
       return;
     }
+    ++runs_on_every_node_;
     report(Code::runs_on_every_node, site.view, site.command->span,
            "`" + site.program +
                "` ran once, on the first node, under Slurm; AI Runtime runs the "
                "command on all " +
                std::to_string(compute_.nodes) + " nodes",
            "guard it with `if [ \"$NODE_RANK\" = 0 ]; then ...; fi` if it must run once");
+  }
+
+  /// `python run.py` in a 4-node job with no srun step or launcher: the
+  /// batch shell ran it once, on the first node, and nothing started work on
+  /// the others; Slurm held them for the job all the same. Now they are
+  /// AI Runtime nodes of the workload's shape, idle as they were.
+  void report_idle_nodes() {
+    if (compute_.nodes <= 1 || starts_work_on_nodes_ || runs_on_every_node_ > 0 ||
+        guarded_to_node_zero_ == 0) {
+      return;
+    }
+    const std::string others = std::to_string(compute_.nodes - 1);
+    const Span at = job_.nodes && job_.nodes->from ? job_.nodes->from->span : Span{};
+    report(Code::nodes_without_work, 0, at,
+           "the job asks for " + std::to_string(compute_.nodes) +
+               " nodes, but nothing in the script starts work on any but the first (no srun "
+               "step or distributed launcher): the other " +
+               others + " " + compute_.accelerator_type +
+               " nodes sit idle, as the other Slurm nodes did, unless the program reaches "
+               "them on its own",
+           "ask for one node (--nodes=1), or start the work on every node with a launcher "
+           "(torchrun --nnodes=$NUM_NODES ...)");
   }
 
   /// A function the batch script defines at its top level: calling it runs
@@ -2818,6 +2849,9 @@ class CommandMapper final : public CommandEditor {
   std::vector<EditSet<LoggedEdit>> edits_;              // per text view
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   bool first_launch_seen_ = false;
+  bool starts_work_on_nodes_ = false;  // an srun step or a distributed launcher
+  size_t guarded_to_node_zero_ = 0;    // run-once commands kept on node 0 (S2A4018)
+  size_t runs_on_every_node_ = 0;      // commands that ran once and now run on every node
   bool side_by_side_reported_ = false;                // S2A4019 is given once per script
   std::vector<std::string> drawn_reported_;           // S2A4023 is given once per name
   ShellVariables variables_;                          // the batch script's simple assignments

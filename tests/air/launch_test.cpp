@@ -961,6 +961,21 @@ TEST(LaunchCommand, MpiRanksAcrossNodesAreReported) {
   EXPECT_FALSE(has_code(run(script(k2x8Tasks, "srun ./solver\n")), Code::mpi_launch_unsupported));
 }
 
+TEST(LaunchDiagnostics, NodesNothingStartsWorkOnAreReported) {
+  const std::string four_nodes = "#SBATCH --nodes=4 --gpus-per-node=h100:8\n";
+  const Translation t = run(script(four_nodes, "python run_all.py --gpus 32\n"));
+  EXPECT_EQ(message_of(t, Code::nodes_without_work),
+            "the job asks for 4 nodes, but nothing in the script starts work on any but the "
+            "first (no srun step or distributed launcher): the other 3 GPU_8xH100 nodes sit "
+            "idle, as the other Slurm nodes did, unless the program reaches them on its own");
+  EXPECT_EQ(message_of(t, Code::run_once_guarded),
+            "`python` ran once, on the first node, under Slurm; it now runs on node 0 only");
+  for (const char* body :
+       {"python prep.py\nsrun python train.py\n", "python prep.py\n./solver\n"}) {
+    EXPECT_FALSE(has_code(run(script(four_nodes, body)), Code::nodes_without_work)) << body;
+  }
+}
+
 TEST(LaunchDiagnostics, SitesJobStatisticsReportsAreRemoved) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 t.py\n"
