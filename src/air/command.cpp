@@ -2622,7 +2622,9 @@ class CommandMapper final : public CommandEditor {
     if (is_shim_provided(site, part.text)) return;  // set in each worker by the shim
     if (is_own_value(site.view, part.text, part.span.begin)) return;
     report_batch_node_rank(site, part);
-    const VariableRule rule = rule_for(part.text, job_, compute_, job_name_);
+    const VariableRule rule = is_job_id(part.text) && is_test(site)
+                                  ? job_id_in_a_test()
+                                  : rule_for(part.text, job_, compute_, job_name_);
     // A name the batch shell filled into a double-quoted script is renamed
     // here, where the script is rewritten, and reported by the outer command
     // at the column the batch script writes it.
@@ -2655,6 +2657,27 @@ class CommandMapper final : public CommandEditor {
                "$" + part.text + " " + rule.reason, rule.hint);
         return;
     }
+  }
+
+  static bool is_job_id(std::string_view name) {
+    return name == "SLURM_JOB_ID" || name == "SLURM_JOBID";
+  }
+
+  /// `[ -z "$SLURM_JOB_ID" ]`, `[[ ... ]]`, `test ...`.
+  static bool is_test(const Site& site) {
+    return site.program == "["sv || site.program == "test"sv ||
+           site.command->kind == ast::CommandKind::cond_command;
+  }
+
+  /// `if [ "x$SLURM_JOB_ID" == "x" ]; then echo "submit with sbatch"; exit 1;
+  /// fi`: a test of the job id asks whether the script runs as a job. Left
+  /// as it is, the id is empty on AI Runtime and every run takes the exit;
+  /// MLFLOW_RUN_ID is set on every run, as the job id was in every job.
+  static VariableRule job_id_in_a_test() {
+    return {VariableAction::rename, "MLFLOW_RUN_ID", false,
+            "in a test, the job id says whether the script runs as a job, and MLFLOW_RUN_ID is "
+            "set on every AI Runtime run as the job id was in every Slurm job",
+            "if the test compares the id with a number, rewrite it"};
   }
 
   /// `$SLURM_NODEID` (or, one task per node, `$SLURM_PROCID`) expanded by

@@ -273,6 +273,23 @@ TEST(LaunchCounts, TaskCountsWithoutARuntimeVariableAreTheJobsValues) {
             std::string::npos);
 }
 
+// "Submit this with sbatch" guards: the job id, empty on AI Runtime, would
+// send every run to the exit; MLFLOW_RUN_ID is set on every run.
+TEST(LaunchCounts, AJobIdTestedForBeingSetBecomesTheRunId) {
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH --gres=gpu:1\n"
+          "if [ \"x$SLURM_JOB_ID\" == \"x\" ]; then echo 'use sbatch'; exit 1; fi\n"
+          "[[ -z ${SLURM_JOBID:-} ]] && exit 1\n"
+          "python t.py --run $SLURM_JOB_ID\n");
+  ASSERT_TRUE(t.workload);
+  const std::string& command = t.workload->command;
+  EXPECT_NE(command.find("if [ \"x$MLFLOW_RUN_ID\" == \"x\" ]"), std::string::npos) << command;
+  EXPECT_NE(command.find("[[ -z ${MLFLOW_RUN_ID:-} ]]"), std::string::npos) << command;
+  EXPECT_NE(command.find("--run $SLURM_JOB_ID"), std::string::npos) << command;  // reported
+  EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_variable_approximated).size(), 2U);
+  EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_variable_unmapped).size(), 1U);
+}
+
 TEST(LaunchDiagnostics, BatchExpandedNodeRankIsReportedAsFixed) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID "
