@@ -502,16 +502,25 @@ bool SetupMapper::map_setup_command(const Site& site) {
   const bool spack = target.find("spack") != std::string::npos;
   const bool modules = !spack && is_module_system_init(target);
   const bool lmod = modules && target.find("lmod") != std::string::npos;
-  editor_.report(Code::setup_command_removed, site.view, command.span,
-                 spack || modules ? "`" + first + " " + target + "` sets up " +
-                                        (spack  ? "spack"
-                                         : lmod ? "Lmod"
-                                                : "environment modules (the `module` command)") +
-                                        ", which AI Runtime nodes do not have"
-                                  : "the virtual environment activated by `" + first + " " +
-                                        target + "` does not exist on AI Runtime nodes",
-                 "run `pip freeze > requirements.txt` in the environment, keep the packages the "
-                 "job needs and pass --requirements requirements.txt");
+  // etc/profile.d/conda.sh defines the `conda` function and activates nothing.
+  const bool conda_hook = target.ends_with("/conda.sh") || target == "conda.sh";
+  const std::string line = "`" + first + " " + target + "`";
+  const std::string what =
+      spack || modules
+          ? line + " sets up " +
+                (spack  ? "spack"
+                 : lmod ? "Lmod"
+                        : "environment modules (the `module` command)") +
+                ", which AI Runtime nodes do not have"
+      : conda_hook ? line + " defines the `conda` command, which AI Runtime nodes do not have"
+                   : "the virtual environment activated by " + line +
+                         " does not exist on AI Runtime nodes";
+  const std::string hint =
+      spack || modules ? "what the modules provided is reported where they are loaded"
+      : conda_hook     ? "the environment's packages are reported where it is activated"
+                       : "run `pip freeze > requirements.txt` in the environment, keep the "
+                         "packages the job needs and pass --requirements requirements.txt";
+  editor_.report(Code::setup_command_removed, site.view, command.span, what, hint);
   editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
   return true;
 }
