@@ -283,6 +283,7 @@ class CommandMapper final : public CommandEditor {
       unwrap_nested_script(*site);
     }
     report_cluster_paths();
+    for (const Site& site : body_.sites) report_software_setup_under_opt(site);
     report_idle_nodes();
     const slurm::TextView& top = body_.views[0];
     // sbatch refuses CRLF scripts (reported by the scanner); the translation
@@ -2787,6 +2788,27 @@ class CommandMapper final : public CommandEditor {
                "command on all " +
                std::to_string(compute_.nodes) + " nodes",
            "guard it with `if [ \"$NODE_RANK\" = 0 ]; then ...; fi` if it must run once");
+  }
+
+  /// `source /opt/intel/oneapi/setvars.sh`, `. /opt/flight/etc/setup.sh`:
+  /// the cluster's software installation under /opt, which the paths rule
+  /// leaves alone because images install software there too. Sourcing a
+  /// file the node lacks fails, and ends a `set -e` script before its
+  /// launch.
+  void report_software_setup_under_opt(const Site& site) {
+    if ((site.program != "source"sv && site.program != "."sv) || site.command->words.size() < 2 ||
+        is_replaced(site.view, site.command->span)) {
+      return;
+    }
+    const std::optional<std::string> file = slurm::literal_value(site.command->words[1]);
+    if (!file || !file->starts_with("/opt/")) return;
+    report(Code::cluster_software_sourced, site.view, site.command->span,
+           "`" + std::string(source(site.view, site.command->span)) +
+               "` sets up software the cluster installed under /opt; an AI Runtime node's /opt "
+               "holds its image's own software, and sourcing a file it does not have fails (a "
+               "`set -e` script ends there)",
+           "set up what the file did in the command, or use a custom image with that software, "
+           "and remove the line");
   }
 
   /// `python run.py` in a 4-node job with no srun step or launcher: the

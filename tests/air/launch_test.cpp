@@ -993,6 +993,20 @@ TEST(LaunchDiagnostics, NodesNothingStartsWorkOnAreReported) {
   }
 }
 
+TEST(LaunchDiagnostics, SetupScriptsOfTheClustersSoftwareUnderOptAreReported) {
+  const Translation t = run(script(k2x8,
+                                   "source /opt/intel/oneapi/setvars.sh\n"
+                                   ". /opt/conda/etc/profile.d/conda.sh\n"
+                                   "source ./env.sh\n"
+                                   "srun python t.py\n"));
+  const auto reports = testing::diagnostics_with(t, Code::cluster_software_sourced);
+  ASSERT_EQ(reports.size(), 1U);  // conda.sh is removed as setup (S2A4007)
+  EXPECT_EQ(reports[0].message,
+            "`source /opt/intel/oneapi/setvars.sh` sets up software the cluster installed under "
+            "/opt; an AI Runtime node's /opt holds its image's own software, and sourcing a file "
+            "it does not have fails (a `set -e` script ends there)");
+}
+
 TEST(LaunchDiagnostics, SitesJobStatisticsReportsAreRemoved) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 t.py\n"
