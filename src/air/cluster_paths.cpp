@@ -22,9 +22,10 @@ constexpr std::array kNodeDirectories = {
     "Workspace"sv, "dbfs"sv,   "local_disk0"sv, "databricks"sv};
 
 /// Programs whose arguments are not the node's paths: messages and patterns
-/// (echo, sed, ...), paths inside a container image (singularity exec IMG
-/// python /app/run.py), and commands other rules report with their paths
-/// (pip install -r FILE, module use DIR).
+/// (echo, sed, ...), container engines' own options (their mounts are
+/// reported by the container rules; the command of a singularity call,
+/// which runs on the node once unwrapped, is read), and commands other rules
+/// report with their paths (pip install -r FILE, module use DIR).
 constexpr std::array kSkippedPrograms = {
     "echo"sv,      "printf"sv, "sed"sv,    "awk"sv,    "gawk"sv,    "mawk"sv,      "grep"sv,
     "egrep"sv,     "fgrep"sv,  "perl"sv,   "tr"sv,     "expr"sv,    "logger"sv,    "singularity"sv,
@@ -103,7 +104,11 @@ class Finder {
         add(site, r.target, PathUse::argument, false);
       }
     }
-    if (command.words.empty() || contains(kSkippedPrograms, site.program)) return;
+    if (command.words.empty()) return;
+    if (contains(kSkippedPrograms, site.program)) {
+      if (is_singularity(site.program)) visit_unwrapped_container(site, 0);
+      return;
+    }
     const bool declaration = slurm::is_declaration_builtin(site.program);
     const bool cd = site.program == "cd" || site.program == "pushd";
     const bool source = site.program == "source" || site.program == ".";
@@ -114,8 +119,65 @@ class Finder {
     if (first >= command.words.size() || runs_pip(command, first)) return;
     if (first > 0 && site.program == "srun" &&
         contains(kSkippedPrograms, slurm::program_name(command.words[first]))) {
-      return;  // srun singularity exec ...
+      // srun singularity exec ...
+      if (is_singularity(slurm::program_name(command.words[first]))) {
+        visit_unwrapped_container(site, first);
+      }
+      return;
     }
+    visit_words(site, first, cd, source, declaration);
+  }
+
+  static bool is_singularity(std::string_view program) {
+    return program == "singularity" || program == "apptainer";
+  }
+
+  /// `singularity exec [OPTIONS] IMAGE CMD...` is unwrapped (air/setup.cpp):
+  /// CMD runs on the node now, and the cluster paths singularity bound by
+  /// itself ($HOME, the site's /scratch) are read there. Paths under the
+  /// call's own mount targets are dropped later (find_cluster_paths).
+  void visit_unwrapped_container(const slurm::Site& site, size_t start) {
+    const auto& words = site.command->words;
+    const std::optional<slurm::ContainerCall> call = slurm::find_container_call(
+        words, start, body_.views[site.view].text, body_.container_options_of(site));
+    if (!call || call->image + 1 >= words.size()) return;
+    const size_t before = out_.size();
+    visit_words(site, call->image + 1, false, false, false);
+    // Paths under the call's own mounts are reported with them (S2A5008).
+    const std::vector<std::string> targets = bind_targets(*call);
+    const auto mounted = [&](const ClusterPath& p) {
+      return std::any_of(targets.begin(), targets.end(),
+                         [&](const std::string& target) { return is_under(p.path, target); });
+    };
+    out_.erase(
+        std::remove_if(out_.begin() + static_cast<std::ptrdiff_t>(before), out_.end(), mounted),
+        out_.end());
+    for (size_t i = before; i < out_.size(); ++i) out_[i].in_container = true;
+  }
+
+  /// `-B /scratch/u:/data,/datasets`: /data and /datasets, where the
+  /// container sees the bound directories.
+  static std::vector<std::string> bind_targets(const slurm::ContainerCall& call) {
+    std::vector<std::string> targets;
+    for (const slurm::ContainerOption& option : call.options) {
+      if (option.name != "-B" && option.name != "--bind" && option.name != "--mount") continue;
+      if (!option.value) continue;
+      std::string_view rest = *option.value;
+      while (!rest.empty()) {
+        const std::string_view item = rest.substr(0, rest.find(','));
+        rest.remove_prefix(std::min(rest.size(), item.size() + 1));
+        const size_t colon = item.find(':');
+        std::string_view target = colon == std::string_view::npos ? item : item.substr(colon + 1);
+        target = target.substr(0, target.find(':'));
+        while (target.size() > 1 && target.back() == '/') target.remove_suffix(1);
+        if (!target.empty()) targets.emplace_back(target);
+      }
+    }
+    return targets;
+  }
+
+  void visit_words(const slurm::Site& site, size_t first, bool cd, bool source, bool declaration) {
+    const ast::Command& command = *site.command;
     bool target_seen = false;
     for (size_t i = first; i < command.words.size(); ++i) {
       const ast::Word& word = command.words[i];
@@ -302,7 +364,13 @@ std::vector<ClusterPathReport> describe_cluster_paths(const std::vector<ClusterP
   }
   std::vector<ClusterPathReport> out;
   for (const ClusterPath& p : paths) {
-    const Whereabouts at = whereabouts(p.root);
+    Whereabouts at = whereabouts(p.root);
+    if (p.in_container && p.root != "..") {
+      // Singularity bound the cluster's storage in itself, or the image had it.
+      at.where = "that the container's command read from the cluster's storage (" + p.root +
+                 "), which singularity bound in, or from its image";
+      at.why = ", neither of which an AI Runtime node has once the container is removed";
+    }
     const std::string command = "`" + std::string(p.program) + " " + std::string(p.written) + "`";
     switch (p.use) {
       case PathUse::change_directory:

@@ -40,6 +40,7 @@ struct ClusterPath {
   PathUse use = PathUse::argument;
   bool assignment = false;  // a variable's value: it stays in effect when the
                             // statement moves (export X=... -> env_variables)
+  bool in_container = false;  // in the command of a singularity call that is unwrapped
 };
 
 /// When `path` names the job's directory — `.`, `$PWD`, `$(pwd)`,

@@ -115,7 +115,7 @@ TEST(ClusterPaths, NotReportedForNodePathsMessagesPatternsAndContainers) {
                     "awk '/^step/ {print}' log.txt\n"
                     "grep -r /scratch logs/\n"
                     "/usr/bin/env python eval.py\n"
-                    "singularity exec --nv -B /scratch:/scratch img.sif python /app/run.py\n"
+                    "singularity exec --nv -B /scratch:/scratch img.sif python /scratch/run.py\n"
                     "srun apptainer run --bind /data:/data img.sif\n"
                     // paths inside the image, for the container
                     "export SINGULARITYENV_FS_LICENSE=/home/fmriprep/license.txt\n"
@@ -170,6 +170,25 @@ TEST(PathsAboveCodeRoot, NotForMessagesPatternsRangesOrPathsInsideTheRoot) {
                                     "python ./a/../b.py --data data/../x\n"
                                     "ls ...\n")
                   .empty());
+}
+
+// The command of a singularity call runs on the node once the call is
+// unwrapped: what singularity bound in by itself ($HOME, the site's
+// /scratch) or the image held is not there.
+TEST(ClusterPaths, TheCommandOfAnUnwrappedContainerIsRead) {
+  const std::vector<Found> found = cluster_paths(
+      "singularity exec --nv img.sif python /scratch/u/train.py --data /scratch/u/data\n"
+      "srun apptainer exec --bind /data:/data img.sif python /app/run.py --in /data/x\n");
+  ASSERT_EQ(found.size(), 2U);
+  EXPECT_EQ(found[0].where, "3:38");
+  EXPECT_EQ(found[0].message,
+            "`/scratch/u/train.py` names a path that the container's command read from the "
+            "cluster's storage (/scratch), which singularity bound in, or from its image, neither "
+            "of which an AI Runtime node has once the container is removed: reads find nothing "
+            "there and what is written there is lost when the run ends (/scratch is used 1 more "
+            "time(s) in the script)");
+  EXPECT_EQ(found[1].where, "4:55");  // /data is the call's own mount (S2A5008)
+  EXPECT_NE(found[1].message.find("(/app)"), std::string::npos) << found[1].message;
 }
 
 TEST(ClusterPaths, PathsUnderARenamingMountAreTheMountsNotTheClusters) {
