@@ -1384,6 +1384,7 @@ class CommandMapper final : public CommandEditor {
     report_lost_gpu_binding(site, binding);
     const std::string procs = tasks_per_node == gpus ? std::string("\"$LOCAL_WORLD_SIZE\"")
                                                      : std::to_string(tasks_per_node);
+    report_uneven_tasks(site, tasks_per_node);
     const uint64_t used =
         binding.carried ? gpus_used(*binding.carried, tasks_per_node) : tasks_per_node;
     if (used != gpus) {
@@ -1679,6 +1680,7 @@ class CommandMapper final : public CommandEditor {
   struct StepTasks {
     uint64_t per_node = 1;
     const directives::Option* unread = nullptr;
+    uint64_t uneven_total = 0;  // `-n 900` on 64 nodes: Slurm's total, which per_node rounds up
   };
 
   StepTasks srun_tasks(const Site& site) const {
@@ -1703,13 +1705,31 @@ class CommandMapper final : public CommandEditor {
     if (per_node.value) return {*per_node.value};
     if (tasks.value) {
       const uint64_t n = nodes.value.value_or(compute_.nodes);
-      return {n == 0 ? *tasks.value : (*tasks.value + n - 1) / n, unread_per_node};
+      if (n == 0) return {*tasks.value, unread_per_node};
+      return {(*tasks.value + n - 1) / n, unread_per_node,
+              *tasks.value % n == 0 ? 0 : *tasks.value};
     }
     return {job_.tasks_per_node().value_or(1),
             unread_per_node != nullptr ? unread_per_node : unread_tasks};
   }
 
   uint64_t srun_tasks_per_node(const Site& site) const { return srun_tasks(site).per_node; }
+
+  /// `srun -n 900` on 64 nodes: Slurm gave some nodes one task more than
+  /// others; torchrun starts as many on every node, so the total grows.
+  void report_uneven_tasks(const Site& site, uint64_t tasks_per_node) {
+    const uint64_t total = srun_tasks(site).uneven_total;
+    if (total == 0) return;
+    const uint64_t nodes = compute_.nodes;
+    report(Code::launcher_count_mismatch, site.view, site.command->span,
+           "srun spread " + std::to_string(total) + " tasks over " + std::to_string(nodes) +
+               " nodes, some with " + std::to_string(tasks_per_node - 1) + " and some with " +
+               std::to_string(tasks_per_node) + "; torchrun starts " +
+               std::to_string(tasks_per_node) + " on every node, " +
+               std::to_string(tasks_per_node * nodes) +
+               " in all, and each worker's SLURM_NTASKS/WORLD_SIZE says so",
+           "use a task count that divides by the node count (--ntasks-per-node)");
+  }
 
   /// A task count the translation cannot read decides how many processes
   /// each node starts: say which count stood in for it.

@@ -1007,6 +1007,18 @@ TEST(LaunchDiagnostics, SetupScriptsOfTheClustersSoftwareUnderOptAreReported) {
             "it does not have fails (a `set -e` script ends there)");
 }
 
+TEST(LaunchDiagnostics, ATaskCountThatDoesNotDivideByTheNodesIsReported) {
+  const Translation t = run(script(k2x8, "srun -n 3 python train.py\nsrun -n 16 python eval.py\n"));
+  const auto reports = testing::diagnostics_with(t, Code::launcher_count_mismatch);
+  ASSERT_FALSE(reports.empty());
+  EXPECT_EQ(reports[0].message,
+            "srun spread 3 tasks over 2 nodes, some with 1 and some with 2; torchrun starts 2 on "
+            "every node, 4 in all, and each worker's SLURM_NTASKS/WORLD_SIZE says so");
+  EXPECT_EQ(std::count_if(reports.begin(), reports.end(),
+                          [](const Diagnostic& d) { return d.message.starts_with("srun spread"); }),
+            1);  // 16 divides by 2
+}
+
 TEST(LaunchDiagnostics, SitesJobStatisticsReportsAreRemoved) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 t.py\n"
