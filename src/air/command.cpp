@@ -99,7 +99,9 @@ bool is_idempotent(std::string_view program) {
       // Shell state and read-only looks at the node.
       "pushd", "popd", "dirs", "clear", "alias", "unalias", "shopt", "hash", "getopts", "tput",
       "du", "stat", "file", "md5sum", "sha256sum", "uniq", "ps", "uptime", "lsblk", "ip",
-      "ifconfig", "ibstat", "ibv_devinfo", "ldd", "locale", "groups"};
+      "ifconfig", "ibstat", "ibv_devinfo", "ldd", "locale", "groups",
+      // Loop control: what the loop runs is judged on its own.
+      "break", "continue"};
   return kIdempotent.count(program) != 0;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -67,6 +68,15 @@ bool assigns_default(const ast::WordPart& part) {
   return op.starts_with(":=") || op.starts_with('=');
 }
 
+/// `X=$X`, `X="${X}"`: the value is the one X came with (often from `sbatch
+/// --export`), so the assignment does not make X the script's own.
+bool is_own_value(std::string_view name, std::span<const ast::WordPart> parts) {
+  if (parts.size() != 1) return false;
+  const ast::WordPart& part = parts[0];
+  if (part.kind == ast::PartKind::double_quoted) return is_own_value(name, part.parts);
+  return part.kind == ast::PartKind::param && part.text == name && part.op.empty();
+}
+
 /// Every name the script gives a value to, anywhere: it may run before a use
 /// that comes earlier in the text (a loop), so position is not judged.
 class AssignedNames {
@@ -77,7 +87,9 @@ class AssignedNames {
 
   void add_from_site(const slurm::Site& site) {
     const ast::Command& command = *site.command;
-    for (const ast::Assignment& a : command.assignments) add(a.name);
+    for (const ast::Assignment& a : command.assignments) {
+      if (!is_own_value(a.name, a.value.parts)) add(a.name);
+    }
     const auto& words = command.words;
     if (words.empty()) return;
     const std::string_view program = site.program;
@@ -91,7 +103,13 @@ class AssignedNames {
       std::string storage;
       const std::string_view head = slurm::literal_prefix(words[i], storage);
       const std::string_view name = head.substr(0, head.find_first_of("=+[-*/%<>!&|^ "));
-      if (is_variable_name(name)) add(name);
+      if (!is_variable_name(name)) continue;
+      // `export X=$X`: the word is the literal `X=` and then X's own value.
+      const auto& parts = words[i].parts;
+      const bool own = parts.size() == 2 && parts[0].kind == ast::PartKind::literal &&
+                       head.size() == name.size() + 1 &&
+                       is_own_value(name, std::span(parts).subspan(1));
+      if (!own) add(name);
     }
   }
 

@@ -61,6 +61,17 @@ TEST(InheritedVariables, NamesTheScriptSetsAnywhereAreNotReported) {
                   .empty());
 }
 
+// `X=$X` passes on the value X came with (`sbatch --export=exp_group=...`).
+TEST(InheritedVariables, AnAssignmentOfItsOwnValueDoesNotSetIt) {
+  const auto reports = inherited(
+      "exp_group=$exp_group\nexport LR=\"${LR}\"\nOUT=$OUT/run\n"
+      "python run.py +experiment=${exp_group} --lr $LR --out $OUT\n");
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_NE(reports[0].message.find("$exp_group, $LR are never set in the script"),
+            std::string::npos)
+      << reports[0].message;
+}
+
 TEST(InheritedVariables, ProvidedNamesAndOwnDefaultsAreNotReported) {
   EXPECT_TRUE(inherited("echo $HOME $USER $PWD $RANDOM $HOSTNAME $TMPDIR $LANG $LC_ALL\n"
                         "echo $SLURM_JOB_ID $SLURMD_NODENAME $CUDA_VISIBLE_DEVICES\n"
