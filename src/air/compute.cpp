@@ -129,6 +129,67 @@ const AcceleratorType* find_accelerator_type(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+/// Words of the ROCm stack in a script's commands: its module, HIP's
+/// compiler and device variable, ROCm's, MIOpen's and RCCL's, singularity's
+/// --rocm.
+constexpr std::array<std::string_view, 6> kRocmWords = {
+    "rocm", "hipcc", "hip_visible_devices", "rocr_visible_devices", "miopen", "rccl"};
+
+/// Where a script first shows it ran on AMD GPUs: a ROCm word in a command
+/// line, or an AMD Instinct model in --constraint or --partition.
+std::optional<size_t> amd_evidence(const slurm::Job& job, std::string_view script) {
+  for (const auto* field : {&job.constraint, &job.partition}) {
+    if (!*field) continue;
+    const std::string value = lowered((*field)->value);
+    if (value.find("mi50") != std::string::npos || value.find("mi100") != std::string::npos ||
+        value.find("mi2") != std::string::npos || value.find("mi300") != std::string::npos) {
+      return (*field)->from ? std::optional<size_t>((*field)->from->span.begin) : 0;
+    }
+  }
+  size_t at = 0;
+  while (at < script.size()) {
+    const size_t end = std::min(script.find('\n', at), script.size());
+    const std::string_view line = script.substr(at, end - at);
+    const size_t first = line.find_first_not_of(" \t");
+    if (first != std::string_view::npos && line[first] != '#') {
+      const std::string lower = lowered(line);
+      for (const std::string_view word : kRocmWords) {
+        for (size_t hit = lower.find(word); hit != std::string::npos;
+             hit = lower.find(word, hit + 1)) {
+          // Not spack's `~rocm` (built without it), nor inside a longer word.
+          const char before = hit == 0 ? ' ' : lower[hit - 1];
+          if (before != '~' && !std::isalnum(static_cast<unsigned char>(before))) {
+            return at + first;
+          }
+        }
+      }
+    }
+    at = end + 1;
+  }
+  return std::nullopt;
+}
+
+/// `module load rocm`, `singularity exec --rocm`, `--constraint=MI250X`: the
+/// job ran on AMD GPUs, and every AI Runtime shape is NVIDIA's.
+void report_amd_gpus(const slurm::Job& job, std::string_view script, const Compute& compute,
+                     Diagnostics& diagnostics) {
+  const std::optional<size_t> at = amd_evidence(job, script);
+  if (!at) return;
+  const auto begin = static_cast<uint32_t>(*at);
+  const size_t line_end = std::min(script.find('\n', *at), script.size());
+  diagnostics.push_back(
+      {Code::amd_gpus_replaced, Span{begin, static_cast<uint32_t>(line_end)},
+       "the job ran on AMD GPUs (ROCm); AI Runtime's GPUs are NVIDIA's (" +
+           compute.accelerator_type +
+           "): programs built for ROCm/HIP and ROCm container images do not run there",
+       "use the CUDA build of the program and of its libraries (PyTorch's CUDA wheels, a "
+       "CUDA image), and drop ROCm's variables"});
+}
+
+}  // namespace
+
 Compute map_compute(const slurm::Job& job, std::string_view script,
                     const std::optional<std::string>& forced_type, Diagnostics& diagnostics) {
   Compute compute;
@@ -238,6 +299,7 @@ Compute map_compute(const slurm::Job& job, std::string_view script,
                                " is assumed",
                            "name the model (--gpus-per-node=h100:8) or pass --accelerator-type"});
   }
+  report_amd_gpus(job, script, compute, diagnostics);
   return compute;
 }
 

@@ -56,5 +56,22 @@ INSTANTIATE_TEST_SUITE_P(
                   "# Copyright (c) NVIDIA CORPORATION.\n  ## SBATCH --gres=gpu:3\nsrun ./solver\n",
                   "GPU_1xA10", 2, true}));
 
+// Every AI Runtime shape is NVIDIA's: a ROCm job is told so (S2A3008).
+TEST(AmdGpus, AJobThatRanOnRocmIsReportedAtTheFirstSign) {
+  const std::string script =
+      "#!/bin/bash\n#SBATCH --gpus-per-node=8\n# uses no cuda\nmodule load rocm/5.6.1\n"
+      "singularity exec --rocm img.sif python t.py\n";
+  const Translation t = translate("job.sbatch", script);
+  const auto reports = testing::diagnostics_with(t, Code::amd_gpus_replaced);
+  ASSERT_EQ(reports.size(), 1U);
+  EXPECT_EQ(reports[0].span.begin, script.find("module load rocm"));
+  const Translation constrained = translate(
+      "job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=8 --constraint=MI250X\nsrun ./a\n");
+  EXPECT_EQ(testing::diagnostics_with(constrained, Code::amd_gpus_replaced).size(), 1U);
+  const Translation nvidia = translate(
+      "job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=8\n# not rocm\nmodule load cuda\n");
+  EXPECT_TRUE(testing::diagnostics_with(nvidia, Code::amd_gpus_replaced).empty());
+}
+
 }  // namespace
 }  // namespace s2a
