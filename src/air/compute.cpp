@@ -12,6 +12,8 @@
 #include <string>
 
 namespace s2a::air {
+
+using namespace std::string_view_literals;
 namespace {
 
 constexpr uint64_t kMaxAccelerators = 1'000'000;  // far beyond any cluster; guards overflow
@@ -131,61 +133,70 @@ const AcceleratorType* find_accelerator_type(std::string_view name) {
 
 namespace {
 
-/// Words of the ROCm stack in a script's commands: its module, HIP's
-/// compiler and device variable, ROCm's, MIOpen's and RCCL's, singularity's
-/// --rocm.
-constexpr std::array<std::string_view, 6> kRocmWords = {
-    "rocm", "hipcc", "hip_visible_devices", "rocr_visible_devices", "miopen", "rccl"};
-
-/// Where a script first shows it ran on AMD GPUs: a ROCm word in a command
-/// line, or an AMD Instinct model in --constraint or --partition.
-std::optional<size_t> amd_evidence(const slurm::Job& job, std::string_view script) {
-  for (const auto* field : {&job.constraint, &job.partition}) {
-    if (!*field) continue;
-    const std::string value = lowered((*field)->value);
-    if (value.find("mi50") != std::string::npos || value.find("mi100") != std::string::npos ||
-        value.find("mi2") != std::string::npos || value.find("mi300") != std::string::npos) {
-      return (*field)->from ? std::optional<size_t>((*field)->from->span.begin) : 0;
+/// `rocm/5.7`, `rocm-5.4.2/ucx`: a ROCm name, not spack's `~rocm` (built
+/// without it) nor a longer word.
+bool names_rocm(std::string_view text) {
+  const std::string lower = lowered(text);
+  for (const std::string_view word : {"rocm"sv, "rccl"sv, "miopen"sv}) {
+    for (size_t hit = lower.find(word); hit != std::string::npos; hit = lower.find(word, hit + 1)) {
+      const char before = hit == 0 ? ' ' : lower[hit - 1];
+      if (before != '~' && !std::isalnum(static_cast<unsigned char>(before))) return true;
     }
   }
-  size_t at = 0;
-  while (at < script.size()) {
-    const size_t end = std::min(script.find('\n', at), script.size());
-    const std::string_view line = script.substr(at, end - at);
-    const size_t first = line.find_first_not_of(" \t");
-    if (first != std::string_view::npos && line[first] != '#') {
-      const std::string lower = lowered(line);
-      for (const std::string_view word : kRocmWords) {
-        for (size_t hit = lower.find(word); hit != std::string::npos;
-             hit = lower.find(word, hit + 1)) {
-          // Not spack's `~rocm` (built without it), nor inside a longer word.
-          const char before = hit == 0 ? ' ' : lower[hit - 1];
-          if (before != '~' && !std::isalnum(static_cast<unsigned char>(before))) {
-            return at + first;
-          }
-        }
-      }
-    }
-    at = end + 1;
-  }
-  return std::nullopt;
+  return false;
 }
 
-/// `module load rocm`, `singularity exec --rocm`, `--constraint=MI250X`: the
-/// job ran on AMD GPUs, and every AI Runtime shape is NVIDIA's.
-void report_amd_gpus(const slurm::Job& job, std::string_view script, const Compute& compute,
-                     Diagnostics& diagnostics) {
-  const std::optional<size_t> at = amd_evidence(job, script);
-  if (!at) return;
-  const auto begin = static_cast<uint32_t>(*at);
-  const size_t line_end = std::min(script.find('\n', *at), script.size());
-  diagnostics.push_back(
-      {Code::amd_gpus_replaced, Span{begin, static_cast<uint32_t>(line_end)},
-       "the job ran on AMD GPUs (ROCm); AI Runtime's GPUs are NVIDIA's (" +
-           compute.accelerator_type +
-           "): programs built for ROCm/HIP and ROCm container images do not run there",
-       "use the CUDA build of the program and of its libraries (PyTorch's CUDA wheels, a "
-       "CUDA image), and drop ROCm's variables"});
+/// ROCm's and HIP's own variables: ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES,
+/// MIOPEN_USER_DB_PATH, ...
+bool is_rocm_variable(std::string_view name) {
+  return name == "ROCR_VISIBLE_DEVICES" || name == "HIP_VISIBLE_DEVICES" ||
+         name.starts_with("MIOPEN_");
+}
+
+/// A command that shows the job ran on ROCm: loads it, compiles with HIP,
+/// runs a container with --rocm, or sets ROCm's variables.
+bool uses_rocm(const slurm::Site& site) {
+  const ast::Command& command = *site.command;
+  for (const ast::Assignment& a : command.assignments) {
+    if (is_rocm_variable(a.name)) return true;
+  }
+  const std::string_view program = site.program;
+  if (program == "hipcc") return true;
+  const bool modules = program == "module" || program == "ml";
+  const bool container = program == "singularity" || program == "apptainer";
+  const bool declares = slurm::is_declaration_builtin(program);
+  if (!modules && !container && !declares) return false;
+  for (size_t i = 1; i < command.words.size(); ++i) {
+    std::string storage;
+    const std::string_view word = slurm::literal_prefix(command.words[i], storage);
+    if ((modules && names_rocm(word)) || (container && word == "--rocm") ||
+        (declares && is_rocm_variable(word.substr(0, word.find('='))))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool names_amd_instinct(std::string_view text) {
+  const std::string lower = lowered(text);
+  for (const std::string_view model : {"mi50"sv, "mi100"sv, "mi2"sv, "mi300"sv}) {
+    if (lower.find(model) != std::string::npos) return true;
+  }
+  return false;
+}
+
+/// Where the job first shows it ran on AMD GPUs: an AMD Instinct model in
+/// --constraint or --partition, or a command that uses ROCm.
+std::optional<Span> amd_evidence(const slurm::Job& job, const slurm::Body& body) {
+  for (const auto* field : {&job.constraint, &job.partition}) {
+    if (*field && (*field)->from && names_amd_instinct((*field)->value)) {
+      return (*field)->from->span;
+    }
+  }
+  for (const slurm::Site& site : body.sites) {
+    if (uses_rocm(site)) return body.file_span(site, site.command->span);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -299,8 +310,20 @@ Compute map_compute(const slurm::Job& job, std::string_view script,
                                " is assumed",
                            "name the model (--gpus-per-node=h100:8) or pass --accelerator-type"});
   }
-  report_amd_gpus(job, script, compute, diagnostics);
   return compute;
+}
+
+void report_amd_gpus(const slurm::Job& job, const slurm::Body& body, const Compute& compute,
+                     Diagnostics& diagnostics) {
+  const std::optional<Span> at = amd_evidence(job, body);
+  if (!at) return;
+  diagnostics.push_back(
+      {Code::amd_gpus_replaced, *at,
+       "the job ran on AMD GPUs (ROCm); AI Runtime's GPUs are NVIDIA's (" +
+           compute.accelerator_type +
+           "): programs built for ROCm/HIP and ROCm container images do not run there",
+       "use the CUDA build of the program and of its libraries (PyTorch's CUDA wheels, a "
+       "CUDA image), and drop ROCm's variables"});
 }
 
 }  // namespace s2a::air

@@ -7,6 +7,7 @@
 
 #include "air/workload.hpp"
 #include "diag/diagnostic.hpp"
+#include "slurm/body.hpp"
 #include "slurm/job.hpp"
 
 namespace s2a::air {
@@ -17,5 +18,12 @@ namespace s2a::air {
 [[nodiscard]] Compute map_compute(const slurm::Job& job, std::string_view script,
                                   const std::optional<std::string>& forced_type,
                                   Diagnostics& diagnostics);
+
+/// A job that ran on AMD GPUs (an AMD Instinct model in --constraint or
+/// --partition; `module load rocm`, `singularity exec --rocm`, `hipcc`,
+/// ROCm's variables) is warned once, at the first sign: every AI Runtime
+/// shape is NVIDIA's.
+void report_amd_gpus(const slurm::Job& job, const slurm::Body& body, const Compute& compute,
+                     Diagnostics& diagnostics);
 
 }  // namespace s2a::air

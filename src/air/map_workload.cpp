@@ -604,6 +604,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
       options.accelerator_type ? options.accelerator_type
                                : profile_accelerator_type(job, options.profile);
   workload.compute = map_compute(job, file.text(), accelerator_type, diagnostics);
+  report_amd_gpus(job, body, workload.compute, diagnostics);
   workload.environment.version = options.env_version;
   workload.environment.dependencies = options.dependencies;
   if (options.requirements) {
