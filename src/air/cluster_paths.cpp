@@ -135,7 +135,7 @@ class Finder {
   /// `singularity exec [OPTIONS] IMAGE CMD...` is unwrapped (air/setup.cpp):
   /// CMD runs on the node now, and the cluster paths singularity bound by
   /// itself ($HOME, the site's /scratch) are read there. Paths under the
-  /// call's own mount targets are dropped later (find_cluster_paths).
+  /// call's own -B/--bind targets are dropped here: S2A5008 reports them.
   void visit_unwrapped_container(const slurm::Site& site, size_t start) {
     const auto& words = site.command->words;
     const std::optional<slurm::ContainerCall> call = slurm::find_container_call(
