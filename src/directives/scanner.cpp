@@ -16,6 +16,7 @@ namespace s2a::directives {
 namespace {
 
 using detail::is_space;
+using namespace std::string_view_literals;
 
 constexpr std::string_view kMagic = "#SBATCH";
 constexpr std::string_view kLegacyMagic = "#SLURM";
@@ -256,6 +257,7 @@ class Scanner {
       (text[pos] == '#' ? hashes : blanks) += 1;
       ++pos;
     }
+    if (hashes == 1 && blanks == 0 && check_burst_buffer(line)) return;
     const size_t word_begin = pos;
     while (pos < text.size() && is_letter(text[pos])) ++pos;
     const std::string_view word = text.substr(word_begin, pos - word_begin);
@@ -290,6 +292,54 @@ class Scanner {
                "` looks like a misspelled `#SBATCH`; sbatch reads this line as a comment",
            "write `#SBATCH`"});
     }
+  }
+
+  /// `#DW` and `#BB` (Cray DataWarp) and `#BB_LUA` (the lua plugin's default)
+  /// lines are read by Slurm's burst-buffer plugin up to the first command, as
+  /// #SBATCH lines are: storage allocated for the job and files staged in
+  /// before it starts and out after it ends. Nothing does that on AI Runtime.
+  bool check_burst_buffer(const Line& line) {
+    const std::string_view text = line.text;
+    size_t prefix = 0;
+    for (std::string_view magic : {"#BB_LUA"sv, "#DW"sv, "#BB"sv}) {
+      if (text.starts_with(magic) &&
+          (text.size() == magic.size() || is_space(text[magic.size()]))) {
+        prefix = magic.size();
+        break;
+      }
+    }
+    if (prefix == 0) return false;
+    const size_t verb_begin = skip_blanks(text, prefix);
+    size_t verb_end = verb_begin;
+    while (verb_end < text.size() && !is_space(text[verb_end])) ++verb_end;
+    const std::string_view verb = text.substr(verb_begin, verb_end - verb_begin);
+    const std::string what = "`" + std::string(text.substr(0, prefix)) + "` line";
+    std::string message;
+    std::string hint;
+    if (verb == "stage_in") {
+      message = "this " + what +
+                " had Slurm's burst-buffer plugin copy files in before the job started; nothing "
+                "does on AI Runtime, so the job does not find them";
+      hint = "read the input from a /Volumes/... path, or copy it at the top of the command";
+    } else if (verb == "stage_out") {
+      message = "this " + what +
+                " had Slurm's burst-buffer plugin copy results out after the job ended; nothing "
+                "does on AI Runtime, so they are lost with the node";
+      hint =
+          "write the results to a /Volumes/... path, or copy them there at the end of the "
+          "command";
+    } else {
+      message = "this " + what +
+                " asked Slurm's burst-buffer plugin for storage (`$DW_JOB_STRIPED`, "
+                "`$DW_PERSISTENT_STRIPED_*` and the like); AI Runtime has no burst buffer and "
+                "sets none of its variables";
+      hint =
+          "use node-local disk (/local_disk0) for scratch data and a /Volumes/... path for "
+          "data that must outlive the run";
+    }
+    result_.diagnostics.push_back(
+        {Code::burst_buffer_directive, line.span(), std::move(message), std::move(hint)});
+    return true;
   }
 
   // --- after the first command -----------------------------------------------

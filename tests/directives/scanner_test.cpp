@@ -1,5 +1,6 @@
 // scan_directives(): the line scanner, het components, comment-line
 // diagnostics, whole-file checks and the fatal combinations (spec §1, §7).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -181,6 +182,30 @@ TEST(Scan, OrdinaryCommentsAreQuiet) {
     EXPECT_TRUE(result.diagnostics.empty())
         << line << ": " << ::testing::PrintToString(code_names(result.diagnostics));
   }
+}
+
+// A real DataWarp header (NERSC's burst-buffer training): allocation, stage
+// in, stage out; each is reported, with what it did, until the first command.
+TEST(Scan, BurstBufferDirectivesAreReportedInTheHeader) {
+  const ScanResult result = scan(
+      "#!/bin/bash\n#SBATCH -N 1\n"
+      "#DW jobdw capacity=200GB access_mode=striped type=scratch pool=wlm_pool\n"
+      "#DW stage_in source=/global/cscratch1/in destination=$DW_JOB_STRIPED/in type=directory\n"
+      "#BB stage_out source=$DW_JOB_STRIPED/out destination=/global/cscratch1/out type=file\n"
+      "#BB_LUA pool=nvme capacity=1G\n"
+      "#DWARF is a word\n"
+      "srun ./ior -o $DW_JOB_STRIPED/f\n"
+      "#DW stage_out source=x destination=y type=file\n");
+  ASSERT_EQ(count_code(result.diagnostics, Code::burst_buffer_directive), 4u)
+      << ::testing::PrintToString(code_names(result.diagnostics));
+  const auto& d = result.diagnostics;
+  EXPECT_THAT(d[0].message, ::testing::HasSubstr("asked Slurm's burst-buffer plugin for storage"));
+  EXPECT_EQ(d[0].span.begin, 25u);
+  EXPECT_THAT(d[1].message, ::testing::HasSubstr("copy files in before the job started"));
+  EXPECT_THAT(d[2].message,
+              ::testing::HasSubstr("`#BB` line had Slurm's burst-buffer plugin copy results out"));
+  EXPECT_THAT(d[3].message, ::testing::HasSubstr("`#BB_LUA` line asked"));
+  EXPECT_EQ(d[3].severity(), Severity::warning);
 }
 
 TEST(Scan, DeprecatedSlurmPrefixIsANote) {
