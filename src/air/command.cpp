@@ -495,7 +495,11 @@ class CommandMapper final : public CommandEditor {
   }
 
   void remove_statement_if_replaced_by_runtime(const Site& site) {
-    if (site.context.in_substitution || is_replaced(site.view, site.command->span)) return;
+    if (site.context.in_substitution) {
+      report_setup_tool_output(site);
+      return;
+    }
+    if (is_replaced(site.view, site.command->span)) return;
     const ast::Command& command = *site.command;
     if (setup_.map_setup_command(site) || remove_slurm_report(site) ||
         remove_terminal_control(site)) {
@@ -532,6 +536,85 @@ class CommandMapper final : public CommandEditor {
       return;
     }
     setup_.move_exports_to_env(site, assignments, first_launch_seen_);
+  }
+
+  /// `$(spack location -i amr-wind)`, `$(conda info --base)`: a setup tool
+  /// asked for a path inside a command that stays. The tool does not exist
+  /// on AI Runtime nodes, so the substitution is empty ("/bin/amr_wind") and
+  /// fails (a `set -e` script ends there). An assignment of nothing else
+  /// (`CONDA_BASE=$(conda info --base)`, read by the conda.sh line removed as
+  /// setup) goes with the setup; anything else stays and is reported.
+  void report_setup_tool_output(const Site& site) {
+    if (!is_setup_tool(site.program)) return;
+    const Site* outer = enclosing_site(site);
+    if (outer == nullptr || is_replaced(outer->view, outer->command->span) ||
+        is_setup_command(*outer->command, outer->program, body_.views[outer->view].text)) {
+      return;  // the line holding it is removed as setup itself
+    }
+    const std::string call(source(site.view, site.command->span));
+    if (const std::string* name = sole_assigned_name(*outer, site)) {
+      remove_statement(*outer, "a setup tool's answer, with the setup that read it", {});
+      report(Code::setup_command_removed, outer->view, outer->command->span,
+             "`" + call + "` asks " + site.program +
+                 ", which AI Runtime nodes do not have; the assignment is removed with the "
+                 "setup, so $" +
+                 *name + " is empty where a kept command still reads it",
+             "if a kept command reads $" + *name +
+                 ", set it to the path AI Runtime's environment has (or add the package with "
+                 "--dependency)");
+      return;
+    }
+    const bool assignment = outer->command->words.empty();
+    report(Code::setup_tool_output_used, site.view, site.command->span,
+           "`" + call + "` asks " + site.program +
+               ", which AI Runtime nodes do not have: the substitution is empty, so the command "
+               "around it gets the wrong value" +
+               (assignment ? "; the assignment also fails, which ends a `set -e` script" : ""),
+           "write the value it gave on the cluster's equivalent on AI Runtime (a path in the "
+           "environment, or a package added with --dependency)");
+  }
+
+  static bool is_setup_tool(std::string_view program) {
+    return program == "module"sv || program == "ml"sv || program == "spack"sv ||
+           program == "conda"sv || program == "mamba"sv || program == "micromamba"sv ||
+           program.starts_with("vpkg_");
+  }
+
+  /// The command a substitution's site runs inside: the first later site of
+  /// the same view, outside substitutions, whose span holds it.
+  const Site* enclosing_site(const Site& inner) const {
+    const auto from = static_cast<size_t>(&inner - body_.sites.data()) + 1;
+    for (size_t k = from; k < body_.sites.size(); ++k) {
+      const Site& candidate = body_.sites[k];
+      if (candidate.view != inner.view || candidate.context.in_substitution) continue;
+      const Span outer = candidate.command->span;
+      if (outer.begin <= inner.command->span.begin && inner.command->span.end <= outer.end) {
+        return &candidate;
+      }
+      if (outer.begin > inner.command->span.end) break;
+    }
+    return nullptr;
+  }
+
+  /// NAME when `outer` is a statement of one assignment (`NAME=$(...)`,
+  /// `NAME="$(...)"`) whose value is exactly the substitution `inner`.
+  const std::string* sole_assigned_name(const Site& outer, const Site& inner) const {
+    const ast::Command& command = *outer.command;
+    if (outer.statement == nullptr || outer.statement->command.kind != ast::CommandKind::simple ||
+        command.assignments.size() != 1 || !command.words.empty() || !command.redirects.empty()) {
+      return nullptr;
+    }
+    const ast::Assignment& assignment = command.assignments.front();
+    if (assignment.append || assignment.is_array) return nullptr;
+    const std::vector<ast::WordPart>* parts = &assignment.value.parts;
+    if (parts->size() == 1 && parts->front().kind == ast::PartKind::double_quoted) {
+      parts = &parts->front().parts;
+    }
+    if (parts->size() != 1 || !parts->front().script) return nullptr;
+    const Span substitution = parts->front().inner;
+    const Span call = inner.command->span;
+    return substitution.begin <= call.begin && call.end <= substitution.end ? &assignment.name
+                                                                            : nullptr;
   }
 
   /// A command that only prints about the Slurm job (often the script's

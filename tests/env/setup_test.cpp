@@ -138,6 +138,32 @@ INSTANTIATE_TEST_SUITE_P(
         SetupCase{"spack install hdf5\n", "`spack install` does not exist"},
         SetupCase{"eval \"$(conda shell.bash hook)\"\n", "conda shell hook"}));
 
+// Setup tools asked for a path inside a command (Exawind's amr-wind jobs,
+// conda's base for its hook): the tool is gone, so the value is empty.
+TEST(SetupToolOutput, AnAssignmentGoesWithTheSetupAnythingElseIsReported) {
+  const Translation t =
+      run("set -e\nCONDA_BASE=$(conda info --base)\nsource $CONDA_BASE/etc/profile.d/conda.sh\n"
+          "source \"$(conda info --base)/etc/profile.d/conda.sh\"\n"
+          "eval \"$(conda shell.bash hook)\"\nspack load amr-wind\n"
+          "amr_exec=\"$(spack location -i amr-wind)/bin/amr_wind\"\n"
+          "echo \"modules: $(module -t list 2>&1)\"\n"
+          "GIT=$(git rev-parse HEAD)\n$amr_exec inputs.txt\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "# [slurm2air] CONDA_BASE=$(conda info --base)\n"));
+  EXPECT_TRUE(command_has(t, "\namr_exec=\"$(spack location -i amr-wind)/bin/amr_wind\"\n"));
+  EXPECT_TRUE(command_has(t, "\nGIT=$(git rev-parse HEAD)\n"));
+  EXPECT_EQ(messages_of(t, Code::setup_tool_output_used),
+            "`spack location -i amr-wind` asks spack, which AI Runtime nodes do not have: the "
+            "substitution is empty, so the command around it gets the wrong value; the "
+            "assignment also fails, which ends a `set -e` script\n"
+            "`module -t list 2>&1` asks module, which AI Runtime nodes do not have: the "
+            "substitution is empty, so the command around it gets the wrong value\n");
+  EXPECT_NE(messages_of(t, Code::setup_command_removed)
+                .find("`conda info --base` asks conda, which AI Runtime nodes do not have; the "
+                      "assignment is removed with the setup, so $CONDA_BASE is empty"),
+            std::string::npos);
+}
+
 TEST(Export, ListsBecomeEnvVariablesAndNamesAreReported) {
   const Translation t =
       translate("job.sbatch",
