@@ -366,12 +366,78 @@ class Walker {
     const std::string_view text = body_.views[site.view].text;
     auto call = find_container_call(words, from, text);
     std::vector<size_t> option_words;
-    while (call && call->image < words.size() && split_expansion(words[call->image])) {
+    while (call && call->image < words.size() &&
+           (split_expansion(words[call->image]) || holds_options_or_nothing(words, call->image))) {
       option_words.push_back(call->image);
       call = find_container_call(words, from, text, option_words);
     }
     if (!option_words.empty()) body_.container_option_words[site.command] = option_words;
     return call ? call->image + 1 : from;
+  }
+
+  /// An unquoted `$NAME` where a container call's image would be, and NAME
+  /// is only ever set to options or nothing (`NV=--nv` / `NV=""` in an
+  /// if/else), or never set while options or an image follow
+  /// (`singularity exec $nv --overlay o.ext3 img.sif ...`): bash drops it
+  /// when empty, so it is not the image.
+  bool holds_options_or_nothing(const std::vector<ast::Word>& words, size_t i) {
+    const ast::Word& word = words[i];
+    if (i + 2 > words.size() || word.parts.size() != 1 ||
+        word.parts[0].kind != ast::PartKind::param || !word.parts[0].op.empty()) {
+      return false;
+    }
+    const std::string& name = word.parts[0].text;
+    const auto cached = options_or_nothing_.find(name);
+    if (cached != options_or_nothing_.end()) return cached->second;
+    const std::optional<bool> assigned = assigned_only_options_or_nothing(name);
+    const bool result = assigned ? *assigned : looks_like_options_or_image(words[i + 1]);
+    options_or_nothing_.emplace(name, result);
+    return result;
+  }
+
+  /// Whether every assignment of NAME so far is a literal option string or
+  /// empty; nullopt when there is none.
+  std::optional<bool> assigned_only_options_or_nothing(std::string_view name) const {
+    std::optional<bool> result;
+    const std::string_view text = body_.views[0].text;
+    auto classify = [&](const ast::Word& value, std::string_view written, size_t skip) {
+      const std::optional<std::string> literal = literal_value(value);
+      const bool option =
+          literal && (literal->size() <= skip || starts_with_option(written.substr(skip)));
+      result = result.value_or(true) && option;
+    };
+    for (const Site& earlier : body_.sites) {
+      if (earlier.view != 0) continue;
+      for (const ast::Assignment& a : earlier.command->assignments) {
+        if (a.name == name && !a.is_array && earlier.command->words.empty()) {
+          classify(a.value, text.substr(a.value.span.begin, a.value.span.size()), 0);
+        }
+      }
+      if (!is_declaration_builtin(earlier.program)) continue;
+      for (const ast::Word& w : earlier.command->words) {
+        const std::string_view written = text.substr(w.span.begin, w.span.size());
+        if (written.size() > name.size() && written.starts_with(name) &&
+            written[name.size()] == '=') {
+          classify(w, written, name.size() + 1);
+        }
+      }
+    }
+    return result;
+  }
+
+  static bool looks_like_options_or_image(const ast::Word& next) {
+    std::string storage;
+    const std::string_view head = literal_prefix(next, storage);
+    if (head.starts_with('-')) return true;
+    const std::optional<std::string> literal = literal_value(next);
+    if (!literal) return false;
+    for (std::string_view scheme : {"docker://", "library://", "shub://", "oras://"}) {
+      if (literal->starts_with(scheme)) return true;
+    }
+    for (std::string_view suffix : {".sif", ".simg", ".img", ".sqsh"}) {
+      if (literal->ends_with(suffix)) return true;
+    }
+    return false;
   }
 
   /// `bash [-flags] -c SCRIPT`: parses SCRIPT and returns its index in Body::nested.
@@ -545,6 +611,7 @@ class Walker {
   Body& body_;
   Diagnostics& diagnostics_;
   std::map<std::string, std::string, std::less<>> option_variables_;
+  std::unordered_map<std::string, bool> options_or_nothing_;  // holds_options_or_nothing()
   mutable BatchAssignments assignments_{body_};  // read only for `bash -c "$CMD"`
 };
 

@@ -531,6 +531,26 @@ TEST(Containers, OptionsKeptInAVariableAreOptionsNotTheImage) {
       << messages_of(t, Code::container_image_unknown);
 }
 
+// `$nv` never set, `$NV` set to `--nv` or nothing: bash drops the empty
+// word, so the image is the word after it (NYU Greene's overlay jobs).
+TEST(Containers, AVariableOfOptionsOrNothingIsNotTheImage) {
+  const Translation t =
+      run("singularity exec $nv --overlay /scratch/u/o.ext3:ro /scratch/u/img.sif /bin/bash -c "
+          "\"python train.py\"\n"
+          "if [ -n \"$GPU\" ]; then NV=--nv; else NV=\"\"; fi\n"
+          "singularity exec $NV /scratch/u/img.sif python eval.py\n"
+          "singularity exec $SIF python other.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\n/bin/bash -c \"python train.py\"\n")) << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\npython eval.py\n")) << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\npython other.py\n")) << t.workload->command;  // $SIF: the image
+  const std::string dropped = messages_of(t, Code::container_option_dropped);
+  EXPECT_NE(dropped.find("`$nv` holds options"), std::string::npos) << dropped;
+  EXPECT_NE(dropped.find("`$NV` holds options"), std::string::npos) << dropped;
+  EXPECT_NE(messages_of(t, Code::container_image_unknown).find("the image /scratch/u/img.sif"),
+            std::string::npos);
+}
+
 TEST(Containers, AMountOfTheJobsDirectoryIsTheUploadedCodeUnderAnotherName) {
   // $PWD is the code root on AI Runtime ($CODE_SOURCE_PATH): the fix is a path
   // rewrite, not a volume; mounted at its own path it needs nothing at all.
