@@ -283,7 +283,11 @@ class Walker {
     const auto written = [&](Span span) { return text.substr(span.begin, span.size()); };
     if (command.words.empty()) {
       for (const ast::Assignment& a : command.assignments) {
-        if (!a.is_array) remember(a.name, written(a.value.span), a.value, 0);
+        if (a.is_array) {
+          remember_array(a);
+        } else {
+          remember(a.name, written(a.value.span), a.value, 0);
+        }
       }
       return;
     }
@@ -305,18 +309,58 @@ class Walker {
     } else if (const auto it = option_variables_.find(name); it != option_variables_.end()) {
       option_variables_.erase(it);
     }
+    if (!option_arrays_.empty()) option_arrays_.erase(std::string(name));
+  }
+
+  /// `SRUN_PARAMS=(--mpi=pmi2 --label)`, literal elements from an option on
+  /// (and `+=(...)` to such an array): "${SRUN_PARAMS[@]}" is those words.
+  void remember_array(const ast::Assignment& a) {
+    std::vector<std::string> elements;
+    for (const ast::Word& element : a.elements) {
+      std::optional<std::string> literal = literal_value(element);
+      if (!literal) {
+        option_arrays_.erase(a.name);
+        return;
+      }
+      elements.push_back(std::move(*literal));
+    }
+    const auto it = option_arrays_.find(a.name);
+    if (a.append && it != option_arrays_.end()) {
+      it->second.insert(it->second.end(), elements.begin(), elements.end());
+    } else if (!a.append && !elements.empty() && elements.front().starts_with('-')) {
+      option_arrays_[a.name] = std::move(elements);
+    } else if (it != option_arrays_.end()) {
+      option_arrays_.erase(it);
+    }
   }
 
   /// The words an unquoted `$NAME` / `${NAME}` splits into, when NAME holds
   /// options: `srun $SRUN_ARGS python t.py` with SRUN_ARGS="--wait=60 -l".
   std::optional<std::vector<std::string>> split_expansion(const ast::Word& word) const {
-    if (word.parts.size() != 1 || word.parts[0].kind != ast::PartKind::param ||
-        !word.parts[0].op.empty()) {
+    if (word.parts.size() != 1) return std::nullopt;
+    if (const ast::WordPart* array = whole_array(word.parts[0])) {
+      const auto elements = option_arrays_.find(array->text);
+      if (elements == option_arrays_.end()) return std::nullopt;
+      return elements->second;
+    }
+    if (word.parts[0].kind != ast::PartKind::param || !word.parts[0].op.empty()) {
       return std::nullopt;
     }
     const auto value = option_variables_.find(word.parts[0].text);
     if (value == option_variables_.end()) return std::nullopt;
     return split_fields(value->second);
+  }
+
+  /// The `${NAME[@]}` of `part`, alone or alone in double quotes.
+  static const ast::WordPart* whole_array(const ast::WordPart& part) {
+    const ast::WordPart* param = &part;
+    if (part.kind == ast::PartKind::double_quoted && part.parts.size() == 1) {
+      param = &part.parts[0];
+    }
+    if (param->kind != ast::PartKind::param || (param->op != "[@]" && param->op != "[*]")) {
+      return nullptr;
+    }
+    return param;
   }
 
   void describe_srun(Site& site) {
@@ -611,6 +655,7 @@ class Walker {
   Body& body_;
   Diagnostics& diagnostics_;
   std::map<std::string, std::string, std::less<>> option_variables_;
+  std::unordered_map<std::string, std::vector<std::string>> option_arrays_;  // remember_array()
   std::unordered_map<std::string, bool> options_or_nothing_;  // holds_options_or_nothing()
   mutable BatchAssignments assignments_{body_};  // read only for `bash -c "$CMD"`
 };

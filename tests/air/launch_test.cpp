@@ -634,6 +634,22 @@ TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
   EXPECT_NE(body_of(continued).find("\"\npython t.py\n"), std::string::npos) << body_of(continued);
 }
 
+// Helmholtz-AI's layout: the options in a bash array, appended to.
+TEST(LaunchCommand, SrunOptionsKeptInAnArrayAreOptions) {
+  const Translation t = run(script(k2x8,
+                                   "SRUN_PARAMS=(\n  --mpi=\"pmi2\"\n  --output=x.log\n)\n"
+                                   "SRUN_PARAMS+=(--label)\n"
+                                   "srun \"${SRUN_PARAMS[@]}\" python t.py\n"));
+  EXPECT_NE(body_of(t).find(")\npython t.py\n"), std::string::npos) << body_of(t);
+  EXPECT_EQ(message_of(t, Code::srun_options_dropped),
+            "srun options with no AI Runtime equivalent are dropped: --output=x.log (from "
+            "\"${SRUN_PARAMS[@]}\")");
+  EXPECT_FALSE(message_of(t, Code::mpi_launch_unsupported).empty());  // --mpi=pmi2 is seen
+  // An array of something else stays the program.
+  const Translation program = run(script(k2x8, "PY=(python3 -u)\nsrun \"${PY[@]}\" t.py\n"));
+  EXPECT_EQ(body_of(program), "PY=(python3 -u)\n\"${PY[@]}\" t.py\n");
+}
+
 // Variables in a double-quoted `bash -c` script are the batch shell's, read
 // where the word is (the script's own offsets are not the file's).
 TEST(LaunchCommand, VariablesInADoubleQuotedStepScriptAreTheBatchShells) {
