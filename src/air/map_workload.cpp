@@ -164,6 +164,40 @@ std::vector<std::string> renamed_mount_targets(const ContainerUse& use) {
   return targets;
 }
 
+/// A `shifter` call (at words[start]): its `-V/--volume` mounts (`;`
+/// separates several) go with the container like singularity's binds, and
+/// its own `--image` is the job's image when nothing earlier named one.
+bool add_shifter_use(const slurm::Site& site, size_t start, const slurm::Body& body,
+                     std::optional<ContainerUse>& use) {
+  const auto call =
+      slurm::find_shifter_call(site.command->words, start, body.views[site.view].text);
+  if (!call) return false;
+  std::vector<std::string> mounts;
+  const ContainerOption* image = nullptr;
+  for (const ContainerOption& option : call->options) {
+    if (!option.has_value) continue;
+    if (option.name == "-V" || option.name == "--volume") {
+      const std::string value = value_as_shown(option.value, body, site, option.value_span);
+      for (size_t from = 0; from <= value.size();) {
+        const size_t end = std::min(value.find(';', from), value.size());
+        if (end > from) mounts.push_back(value.substr(from, end - from));
+        from = end + 1;
+      }
+    } else if (option.name == "-i" || option.name == "--image") {
+      image = &option;
+    }
+  }
+  const Span command = body.file_span(site, site.command->span);
+  if (use) {
+    add_mounts(*use, mounts, command);
+  } else if (image != nullptr) {
+    use = ContainerUse{value_as_shown(image->value, body, site, image->value_span),
+                       image->value.has_value(), body.file_span(site, image->value_span),
+                       std::move(mounts), command};
+  }
+  return true;
+}
+
 /// The job's image: #SBATCH --container-image / --image / --environment /
 /// --container, else the first srun --container-image or singularity image.
 std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::Body& body) {
@@ -214,6 +248,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
       }
     }
     const size_t start = site.program == "srun" && site.srun ? site.srun_operand : 0;
+    if (add_shifter_use(site, start, body, use)) continue;
     const std::optional<ContainerCall> call = find_container_call(
         words, start, body.views[site.view].text, body.container_options_of(site));
     if (!call) continue;

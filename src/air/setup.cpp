@@ -1404,20 +1404,66 @@ void SetupMapper::report_dropped_container_option(const Site& site, const Contai
       std::string(note->hint));
 }
 
+/// `shifter [OPTIONS] CMD` runs CMD in the job's image (`#SBATCH --image`,
+/// or its own `--image`, both read by the workload mapping with its
+/// `--volume` mounts). What replaces `shifter [OPTIONS] `: the variables
+/// its `-e NAME=VALUE` gave the command; a working directory or env file is
+/// reported, the rest (`--module gpu`, `--clearenv`) is the container's own.
 void SetupMapper::unwrap_shifter(const Site& site, size_t start) {
   const auto& words = site.command->words;
-  size_t i = start + 1;
-  while (i < words.size()) {
-    const auto arg = slurm::literal_value(words[i]);
-    if (!arg || arg->empty() || arg->front() != '-') break;
-    ++i;
+  const std::optional<slurm::ShifterCall> call =
+      slurm::find_shifter_call(words, start, body_.views[site.view].text);
+  if (!call || call->program >= words.size()) return;
+  std::string variables;
+  std::vector<std::string> passed;
+  for (const ContainerOption& option : call->options) {
+    const Span span = option_span(*site.command, option);
+    if (option.name == "-e" || option.name == "--env") {
+      if (std::string item = shifter_variable(site, option); !item.empty()) {
+        passed.push_back(item.substr(0, item.find('=')) + " (from " + option.name + ")");
+        variables += item + " ";
+        continue;
+      }
+      editor_.report(Code::container_option_dropped, site.view, span,
+                     "`" + std::string(editor_.source(site.view, span)) +
+                         "`: the container set this variable; it is not set now",
+                     "set it on the command (NAME=value in front of it)");
+    } else if (option.name == "-w" || option.name == "--workdir") {
+      report_dropped_container_option(site, ContainerOption{option.word, option.last_word, "--pwd",
+                                                            true, option.value, option.value_span});
+    } else if (option.name == "--env-file") {
+      report_dropped_container_option(site, option);
+    }
   }
-  if (i >= words.size()) return;
-  const Span prefix{words[start].span.begin, words[i].span.begin};
-  editor_.edit(site.view, prefix, "", "the command runs directly in the AI Runtime environment");
-  editor_.report(Code::container_wrapper_removed, site.view, prefix,
+  const Span prefix{words[start].span.begin, words[call->program].span.begin};
+  editor_.edit(site.view, prefix, variables,
+               "the command runs directly in the AI Runtime environment");
+  editor_.report(Code::container_wrapper_removed, site.view,
+                 Span{prefix.begin, words[call->program - 1].span.end},
                  "`shifter` is removed: the command runs directly in the workload's environment",
                  "check that environment (or the custom image) provides what the image had");
+  if (!passed.empty()) {
+    editor_.report(Code::container_environment, site.view, site.command->span,
+                   "the container's variables are set on the command: " + join(passed), "");
+  }
+}
+
+/// `-e NAME=VALUE` as an assignment in front of the command: the value
+/// requoted when literal, as written when it is an unquoted `NAME=$X`;
+/// empty when it cannot be carried.
+std::string SetupMapper::shifter_variable(const Site& site, const ContainerOption& option) const {
+  if (!option.has_value) return {};
+  if (option.value) {
+    const size_t eq = option.value->find('=');
+    if (eq == std::string::npos || !is_variable_name(option.value->substr(0, eq))) return {};
+    return option.value->substr(0, eq + 1) + shell_word(option.value->substr(eq + 1));
+  }
+  const std::string_view written = editor_.source(site.view, option.value_span);
+  const size_t eq = written.find('=');
+  if (eq == std::string_view::npos || !is_variable_name(std::string(written.substr(0, eq)))) {
+    return {};
+  }
+  return std::string(written);
 }
 
 }  // namespace s2a::air

@@ -114,6 +114,8 @@ class SetupMapper {
                             std::vector<std::string>& env_items, std::vector<std::string>& passed);
   void report_dropped_container_option(const slurm::Site& site, const ContainerOption& option);
   void unwrap_shifter(const slurm::Site& site, size_t start);
+  [[nodiscard]] std::string shifter_variable(const slurm::Site& site,
+                                             const ContainerOption& option) const;
   void report_container_engine(const slurm::Site& site, size_t start);
   /// The site profile's requirements file for conda environment `env`,
   /// added to the dependencies; nullptr when the profile does not map it.

@@ -21,9 +21,68 @@ constexpr std::array kOptionsWithValue = {
     "--cpuset-cpus"sv, "--cpuset-mems"sv, "--memory"sv, "--memory-reservation"sv,
     "--memory-swap"sv, "--pids-limit"sv, "--blkio-weight"sv, "--blkio-weight-device"sv,
     "--authfile"sv};
+
+/// shifter's options that take a value (`shifter --help`); the rest
+/// (`-E/--clearenv`, `-v`, `--entrypoint`) are switches.
+constexpr std::array kShifterOptionsWithValue = {
+    "-i"sv, "--image"sv, "-V"sv, "--volume"sv, "-e"sv, "--env"sv, "--env-file"sv,
+    "-w"sv, "--workdir"sv, "-m"sv, "--module"sv};
 // clang-format on
 
+bool takes_value(std::string_view name) {
+  return std::ranges::find(kShifterOptionsWithValue, name) != kShifterOptionsWithValue.end();
+}
+
 }  // namespace
+
+std::optional<ShifterCall> find_shifter_call(const std::vector<ast::Word>& words, size_t start,
+                                             std::string_view view_text) {
+  if (start >= words.size()) return std::nullopt;
+  std::optional<std::string> name_storage;
+  if (program_view(words[start], name_storage) != "shifter") return std::nullopt;
+  ShifterCall call{start, {}, words.size()};
+  size_t i = start + 1;
+  for (; i < words.size(); ++i) {
+    std::string storage;
+    const std::string_view head = literal_prefix(words[i], storage);
+    if (head == "--" && literal_is(words[i], "--")) {
+      ++i;
+      break;
+    }
+    if (!head.starts_with('-') || head == "-") break;
+    const Span span = words[i].span;
+    const std::string_view written = view_text.substr(span.begin, span.size());
+    ContainerOption option{i, i, std::string(head), false, std::nullopt, {}};
+    const bool long_option = head.starts_with("--");
+    const size_t eq = long_option ? head.find('=') : std::string_view::npos;
+    if (eq != std::string_view::npos) {  // --volume=a:b
+      option.name.resize(eq);
+      option.has_value = true;
+      option.value = literal_value(words[i]);
+      if (option.value) option.value->erase(0, eq + 1);
+      const size_t written_eq = written.find('=');
+      option.value_span = written_eq == std::string_view::npos
+                              ? span
+                              : Span{static_cast<uint32_t>(span.begin + written_eq + 1), span.end};
+    } else if (!long_option && head.size() > 2 && takes_value(head.substr(0, 2))) {  // -Va:b
+      option.name.resize(2);
+      option.has_value = true;
+      option.value = literal_value(words[i]);
+      if (option.value) option.value->erase(0, 2);
+      option.value_span = written.starts_with(head.substr(0, 2))
+                              ? Span{static_cast<uint32_t>(span.begin + 2), span.end}
+                              : span;
+    } else if (takes_value(head) && literal_is(words[i], head) && i + 1 < words.size()) {
+      option.last_word = ++i;
+      option.has_value = true;
+      option.value = literal_value(words[i]);
+      option.value_span = words[i].span;
+    }
+    call.options.push_back(std::move(option));
+  }
+  call.program = std::min(i, words.size());
+  return call;
+}
 
 std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& words, size_t start,
                                                  std::string_view view_text,

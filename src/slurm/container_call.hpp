@@ -38,4 +38,17 @@ struct ContainerCall {
     const std::vector<ast::Word>& words, size_t start, std::string_view view_text,
     std::span<const size_t> option_words = {});
 
+/// `shifter [OPTIONS] CMD...` (NERSC): getopt_long options, a value in the
+/// same word (`--volume=a:b`, `-Va:b`) or the next (`-V a:b`, `--image IMG`),
+/// `--` ending them. `program` is CMD's first word (words.size() if none).
+struct ShifterCall {
+  size_t wrapper = 0;
+  std::vector<ContainerOption> options;
+  size_t program = 0;
+};
+
+[[nodiscard]] std::optional<ShifterCall> find_shifter_call(const std::vector<ast::Word>& words,
+                                                           size_t start,
+                                                           std::string_view view_text);
+
 }  // namespace s2a::slurm

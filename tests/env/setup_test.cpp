@@ -551,6 +551,27 @@ TEST(Containers, AVariableOfOptionsOrNothingIsNotTheImage) {
             std::string::npos);
 }
 
+// shifter's getopt spellings: values attached, after `=` or in the next
+// word; `--` ends the options; the image on the line is the job's.
+TEST(Containers, ShifterOptionsAreReadAsShifterReadsThem) {
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n"
+                "shifter --image docker:nersc/pytorch:24.06 -V/global/cfs/a:/a "
+                "--volume='/global/cfs/b:/b;/global/cfs/c:/c' -E -e X=1 -- python t.py\n"
+                "shifter --module gpu --env-file=vars.env ./run.sh\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\nX=1 python t.py\n./run.sh\n")) << t.workload->command;
+  ASSERT_TRUE(t.workload->environment.docker_image);
+  EXPECT_EQ(*t.workload->environment.docker_image, "docker.io/nersc/pytorch:24.06");
+  EXPECT_NE(messages_of(t, Code::container_mounts)
+                .find("/global/cfs/a, /global/cfs/b, /global/cfs/c will not be there"),
+            std::string::npos)
+      << messages_of(t, Code::container_mounts);
+  EXPECT_NE(messages_of(t, Code::container_option_dropped).find("`--env-file=vars.env`"),
+            std::string::npos);
+}
+
 TEST(Containers, AMountOfTheJobsDirectoryIsTheUploadedCodeUnderAnotherName) {
   // $PWD is the code root on AI Runtime ($CODE_SOURCE_PATH): the fix is a path
   // rewrite, not a volume; mounted at its own path it needs nothing at all.
