@@ -273,6 +273,7 @@ class CommandMapper final : public CommandEditor {
     for (const Site& site : body_.sites) {
       if (!is_replaced(site.view, site.command->span)) map_site(site);
     }
+    for (const Site& site : body_.sites) replace_environment_interpreter(site);
     for (const Site& site : body_.sites) {
       if (fills_double_quoted_script(site) && !is_replaced(site.view, site.command->span)) {
         read_batch_expansions(site);
@@ -615,6 +616,74 @@ class CommandMapper final : public CommandEditor {
     const Span call = inner.command->span;
     return substitution.begin <= call.begin && call.end <= substitution.end ? &assignment.name
                                                                             : nullptr;
+  }
+
+  /// `venv/bin/python train.py`, `~/miniconda3/envs/ml/bin/python`: a
+  /// virtual or conda environment's interpreter, run without activating it.
+  /// Like `source venv/bin/activate` (removed as setup), it is the cluster's:
+  /// a venv links to the cluster's Python, and neither exists on the node.
+  /// The workload's environment has the interpreter, as `python`.
+  void replace_environment_interpreter(const Site& site) {
+    const size_t index = interpreter_word(site);
+    const auto& words = site.command->words;
+    if (index >= words.size()) return;
+    const Span span = words[index].span;
+    std::string_view path = source(site.view, span);
+    if (path.size() > 2 && path.front() == '"' && path.back() == '"') {
+      path = path.substr(1, path.size() - 2);
+    }
+    const std::optional<std::string_view> program = environment_interpreter(path);
+    if (!program || is_replaced(site.view, span)) return;
+    LoggedEdit note{file_span(site.view, span), std::string(*program),
+                    "the workload's environment has the interpreter"};
+    if (!edits_[site.view].add(span, std::string(*program), std::move(note))) return;
+    mark_replaced(site.view, span);
+    const bool conda = path.find("/envs/") != std::string_view::npos ||
+                       path.find("conda") != std::string_view::npos;
+    const std::string_view prefix = path.substr(0, path.rfind("/bin/"));
+    report(Code::setup_command_removed, site.view, span,
+           "`" + std::string(path) + "` runs from the " + (conda ? "conda" : "virtual") +
+               " environment " + std::string(prefix) + ", which AI Runtime nodes do not have; `" +
+               std::string(*program) + "` of the workload's environment runs instead",
+           conda ? "export the environment's packages (`pip freeze > requirements.txt` with it "
+                   "active) and pass --requirements requirements.txt, or map it under "
+                   "conda_envs in the site profile"
+                 : "export its packages (`" + std::string(prefix) +
+                       "/bin/pip freeze > requirements.txt`) and pass --requirements "
+                       "requirements.txt" +
+                       (is_relative_path(prefix) ? "; leave the environment out of the code root"
+                                                 : ""));
+  }
+
+  static bool is_relative_path(std::string_view path) {
+    return !path.starts_with('/') && !path.starts_with('~') && !path.starts_with('$');
+  }
+
+  /// The word that names the program: the launcher's, srun's operand, or
+  /// the first (`$VENV/bin/python` has no literal name to detect a launcher by).
+  static size_t interpreter_word(const Site& site) {
+    if (site.launcher.kind != Launcher::none) return site.launcher.program_word;
+    if (site.program == "srun"sv) return site.srun ? site.srun_operand : SIZE_MAX;
+    return 0;
+  }
+
+  /// `PREFIX/bin/python[3[.N]]` or `PREFIX/bin/torchrun` of an environment
+  /// (not /usr's or /usr/local's): the program to run in its place.
+  static std::optional<std::string_view> environment_interpreter(std::string_view path) {
+    const size_t bin = path.rfind("/bin/");
+    if (bin == std::string_view::npos || bin == 0) return std::nullopt;
+    const std::string_view prefix = path.substr(0, bin);
+    const std::string_view name = path.substr(bin + 5);
+    // `./bin/python` is the project's own (a wrapper script, a buildout).
+    if (prefix == "/usr" || prefix == "/usr/local" || prefix == "/opt/conda" || prefix == ".") {
+      return std::nullopt;
+    }
+    if (name == "python" || name == "python3" || name == "torchrun") return name;
+    if (name.starts_with("python3.") && name.size() > 8 &&
+        std::all_of(name.begin() + 8, name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return "python3"sv;
+    }
+    return std::nullopt;
   }
 
   /// A command that only prints about the Slurm job (often the script's

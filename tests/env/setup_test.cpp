@@ -138,6 +138,32 @@ INSTANTIATE_TEST_SUITE_P(
         SetupCase{"spack install hdf5\n", "`spack install` does not exist"},
         SetupCase{"eval \"$(conda shell.bash hook)\"\n", "conda shell hook"}));
 
+// An environment's interpreter run without activating it: the environment
+// is the cluster's, so the workload's interpreter runs in its place.
+TEST(EnvironmentInterpreter, IsTheWorkloadsInterpreter) {
+  const Translation t =
+      run("venv/bin/python train.py\n~/miniconda3/envs/ml/bin/python prep.py\n"
+          "\"$HOME/.venv/bin/python3.10\" -u eval.py\nsrun $VENV/bin/torchrun t.py\n"
+          "/usr/bin/python3 x.py\n./bin/python y.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t,
+                          "\npython train.py\npython prep.py\npython3 -u eval.py\n"
+                          "torchrun t.py\n/usr/bin/python3 x.py\n./bin/python y.py\n"))
+      << t.workload->command;
+  const std::string messages = messages_of(t, Code::setup_command_removed);
+  EXPECT_NE(messages.find("`venv/bin/python` runs from the virtual environment venv, which AI "
+                          "Runtime nodes do not have; `python` of the workload's environment "
+                          "runs instead"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("from the conda environment ~/miniconda3/envs/ml"), std::string::npos);
+  EXPECT_EQ(t.diagnostics.end(),
+            std::find_if(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) {
+              return d.code == Code::cluster_path &&
+                     d.message.find("miniconda3") != std::string::npos;
+            }));
+}
+
 // Setup tools asked for a path inside a command (Exawind's amr-wind jobs,
 // conda's base for its hook): the tool is gone, so the value is empty.
 TEST(SetupToolOutput, AnAssignmentGoesWithTheSetupAnythingElseIsReported) {
