@@ -552,6 +552,12 @@ class CommandMapper final : public CommandEditor {
         is_setup_command(*outer->command, outer->program, body_.views[outer->view].text)) {
       return;  // the line holding it is removed as setup itself
     }
+    if (outer->program == "eval"sv && outer->statement != nullptr &&
+        outer->command->words.size() == 2 &&
+        is_only_substitution_of(outer->command->words[1].parts, site)) {
+      setup_.map_evaluated_setup(*outer, site);  // `eval $(spack load --sh X)` is a load
+      return;
+    }
     const std::string call(source(site.view, site.command->span));
     if (const std::string* name = sole_assigned_name(*outer, site)) {
       remove_statement(*outer, "a setup tool's answer, with the setup that read it", {});
@@ -607,15 +613,20 @@ class CommandMapper final : public CommandEditor {
     }
     const ast::Assignment& assignment = command.assignments.front();
     if (assignment.append || assignment.is_array) return nullptr;
-    const std::vector<ast::WordPart>* parts = &assignment.value.parts;
+    return is_only_substitution_of(assignment.value.parts, inner) ? &assignment.name : nullptr;
+  }
+
+  /// Whether a word (its parts) is one substitution, bare or double-quoted,
+  /// that runs `inner`.
+  static bool is_only_substitution_of(const std::vector<ast::WordPart>& word, const Site& inner) {
+    const std::vector<ast::WordPart>* parts = &word;
     if (parts->size() == 1 && parts->front().kind == ast::PartKind::double_quoted) {
       parts = &parts->front().parts;
     }
-    if (parts->size() != 1 || !parts->front().script) return nullptr;
+    if (parts->size() != 1 || !parts->front().script) return false;
     const Span substitution = parts->front().inner;
     const Span call = inner.command->span;
-    return substitution.begin <= call.begin && call.end <= substitution.end ? &assignment.name
-                                                                            : nullptr;
+    return substitution.begin <= call.begin && call.end <= substitution.end;
   }
 
   /// `venv/bin/python train.py`, `~/miniconda3/envs/ml/bin/python`: a

@@ -525,6 +525,19 @@ bool SetupMapper::map_setup_command(const Site& site) {
   return true;
 }
 
+void SetupMapper::map_evaluated_setup(const Site& eval, const Site& tool) {
+  if (tool.program == "module"sv || tool.program == "ml"sv || tool.program == "spack"sv ||
+      tool.program.starts_with("vpkg_")) {
+    report_module(tool);
+  } else {
+    editor_.report(Code::setup_command_removed, eval.view, eval.command->span,
+                   "`" + std::string(editor_.source(eval.view, eval.command->span)) + "` sets up " +
+                       tool.program + ", which AI Runtime nodes do not have",
+                   std::string(kCondaPackagesHint));
+  }
+  editor_.remove_statement(eval, "environment setup is done by AI Runtime's environment", {});
+}
+
 void SetupMapper::report_module(const Site& site) {
   const auto& words = site.command->words;
   const std::string program = site.program;

@@ -100,6 +100,10 @@ class SetupMapper {
   /// Pass 2: credentials written on a command line (`--token X`, URLs with
   /// a password, `wandb login KEY`, `echo X | docker login --password-stdin`).
   void hide_inline_secrets(const slurm::Site& site);
+  /// Pass 1: `eval $(spack load --sh X)` (or `module`, `conda`): the shell
+  /// code a setup tool prints, evaluated; removed and reported as the tool's
+  /// own command would be.
+  void map_evaluated_setup(const slurm::Site& eval, const slurm::Site& tool);
   /// Pass 2: `singularity exec [--nv] [-B ..] IMAGE CMD` runs CMD directly.
   void unwrap_container(const slurm::Site& site);
   /// Pass 2: `conda run -n ENV CMD` (mamba, micromamba) runs CMD directly.

@@ -173,8 +173,12 @@ TEST(SetupToolOutput, AnAssignmentGoesWithTheSetupAnythingElseIsReported) {
           "eval \"$(conda shell.bash hook)\"\nspack load amr-wind\n"
           "amr_exec=\"$(spack location -i amr-wind)/bin/amr_wind\"\n"
           "echo \"modules: $(module -t list 2>&1)\"\n"
-          "GIT=$(git rev-parse HEAD)\n$amr_exec inputs.txt\n");
+          "GIT=$(git rev-parse HEAD)\neval $( spack load --sh py-numpy )\n$amr_exec inputs.txt\n");
   ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "# [slurm2air] eval $( spack load --sh py-numpy )\n"));
+  EXPECT_NE(messages_of(t, Code::setup_command_removed)
+                .find("`spack load` does not exist on AI Runtime nodes and is removed: py-numpy"),
+            std::string::npos);
   EXPECT_TRUE(command_has(t, "# [slurm2air] CONDA_BASE=$(conda info --base)\n"));
   EXPECT_TRUE(command_has(t, "\namr_exec=\"$(spack location -i amr-wind)/bin/amr_wind\"\n"));
   EXPECT_TRUE(command_has(t, "\nGIT=$(git rev-parse HEAD)\n"));
