@@ -11,6 +11,7 @@
 #include "air/keyword_list.hpp"
 #include "air/launch.hpp"
 #include "air/variables.hpp"
+#include "directives/text_util.hpp"
 
 namespace s2a::air {
 
@@ -710,7 +711,14 @@ bool SetupMapper::map_pip_install(const Site& site) {
   if (keep_reason.empty() && !top_level(site)) {
     keep_reason = "it runs conditionally, in a loop, a function or a nested script";
   }
+  // The environment is built before the command starts: moved, this one
+  // would run before the kept one, and the last install of a package wins.
+  if (keep_reason.empty() && kept_pip_install_) {
+    keep_reason = "an earlier `pip install` (`" + directives::detail::excerpt(*kept_pip_install_) +
+                  "`) stays in the command, and this one must still run after it";
+  }
   if (!keep_reason.empty()) {
+    if (!kept_pip_install_) kept_pip_install_ = written;
     editor_.report(
         Code::pip_install_kept, site.view, site.command->span,
         "`pip install` stays in the command and runs on every node at every start: " + keep_reason,

@@ -154,6 +154,7 @@ class SetupMapper {
 
   std::optional<std::unordered_map<std::string_view, int>> variable_writes_;  // when first asked
   std::optional<uint32_t> first_kept_source_;                                 // when first asked
+  std::optional<std::string> kept_pip_install_;  // the first `pip install` left in the command
 };
 
 }  // namespace s2a::air

@@ -138,6 +138,23 @@ INSTANTIATE_TEST_SUITE_P(
         SetupCase{"spack install hdf5\n", "`spack install` does not exist"},
         SetupCase{"eval \"$(conda shell.bash hook)\"\n", "conda shell hook"}));
 
+// The environment is built before the command: an install after one that
+// stays must stay too, or it would run first and lose to it.
+TEST(PipInstallOrder, AnInstallAfterAKeptOneStays) {
+  const Translation t =
+      run("pip install wandb\npip install numpy==1.24.4 --extra-index-url https://x.org/whl\n"
+          "pip install numpy==1.26.4\npython t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.dependencies, std::vector<std::string>{"wandb"});
+  EXPECT_TRUE(command_has(t, "\npip install numpy==1.26.4\n")) << t.workload->command;
+  EXPECT_NE(messages_of(t, Code::pip_install_kept)
+                .find("an earlier `pip install` (`pip install numpy==1.24.4 --extra-index-url "
+                      "https://x.org/wh...`) stays in the command, and this one must still run "
+                      "after it"),
+            std::string::npos)
+      << messages_of(t, Code::pip_install_kept);
+}
+
 // An environment's interpreter run without activating it: the environment
 // is the cluster's, so the workload's interpreter runs in its place.
 TEST(EnvironmentInterpreter, IsTheWorkloadsInterpreter) {
