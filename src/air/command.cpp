@@ -12,6 +12,7 @@
 #include "air/process_counts.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
+#include "source/ascii.hpp"
 #include "source/shebang.hpp"
 
 namespace s2a::air {
@@ -1627,7 +1628,7 @@ class CommandMapper final : public CommandEditor {
         if (counts && counts->size() == 1) gpus_per_node = counts->front().count;
       }
     }
-    if (bind == nullptr) bind = job_option("gpu-bind");
+    if (bind == nullptr) bind = job_.final_option("gpu-bind");
     if (bind != nullptr && bind->value) {
       using Kind = values::GpuBind::Kind;
       const auto parsed = values::parse_gpu_bind(*bind->value);
@@ -1674,11 +1675,6 @@ class CommandMapper final : public CommandEditor {
                          uint64_t tasks_per_node) const {
     if (gpus_used(binding, tasks_per_node) > compute_.gpus_per_node) return {std::nullopt, from};
     return {binding};
-  }
-
-  const directives::Option* job_option(std::string_view name) const {
-    const auto it = job_.final_options.find(name);
-    return it == job_.final_options.end() ? nullptr : it->second;
   }
 
   void report_lost_gpu_binding(const Site& site, const StepGpuBinding& binding) {
@@ -1763,8 +1759,7 @@ class CommandMapper final : public CommandEditor {
   }
 
   static bool names_mpi_library(std::string_view module) {
-    std::string lower(module);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string lower = ascii_lower(module);
     if (lower.find("mpi4py") != std::string::npos) return false;  // Python's binding
     for (const std::string_view library : {"openmpi", "mpich", "intel-mpi", "intelmpi", "impi",
                                            "mvapich", "hpcx", "spectrum-mpi", "cray-mpich"}) {

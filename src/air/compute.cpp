@@ -11,6 +11,8 @@
 #include <cctype>
 #include <string>
 
+#include "source/ascii.hpp"
+
 namespace s2a::air {
 
 using namespace std::string_view_literals;
@@ -32,16 +34,9 @@ bool is_small_gpu(std::string_view model) {
                      [&](std::string_view small) { return model == small; });
 }
 
-std::string lowered(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
-}
-
 /// Finds a GPU model name in free text such as a partition or a constraint.
 std::string model_in_text(std::string_view text) {
-  const std::string lower = lowered(text);
+  const std::string lower = ascii_lower(text);
   static constexpr std::array kModels = {"h200", "h100", "b300", "b200", "gh200", "a100", "v100",
                                          "a10g", "a10",  "l40s", "l40",  "l4",    "t4",   "a40",
                                          "a30",  "p100"};
@@ -76,11 +71,11 @@ bool runs_on_gpu_nodes(const slurm::Job& job, std::string_view script) {
   for (const auto* text : {job.partition ? &job.partition->value : nullptr,
                            job.constraint ? &job.constraint->value : nullptr}) {
     if (text == nullptr) continue;
-    if (!model_in_text(*text).empty() || lowered(*text).find("gpu") != std::string::npos) {
+    if (!model_in_text(*text).empty() || ascii_lower(*text).find("gpu") != std::string::npos) {
       return true;
     }
   }
-  const std::string lower = lowered(without_comment_lines(script));
+  const std::string lower = ascii_lower(without_comment_lines(script));
   return std::any_of(kGpuWords.begin(), kGpuWords.end(),
                      [&](std::string_view word) { return lower.find(word) != std::string::npos; });
 }
@@ -136,7 +131,7 @@ namespace {
 /// `rocm/5.7`, `rocm-5.4.2/ucx`: a ROCm name, not spack's `~rocm` (built
 /// without it) nor a longer word.
 bool names_rocm(std::string_view text) {
-  const std::string lower = lowered(text);
+  const std::string lower = ascii_lower(text);
   for (const std::string_view word : {"rocm"sv, "rccl"sv, "miopen"sv}) {
     for (size_t hit = lower.find(word); hit != std::string::npos; hit = lower.find(word, hit + 1)) {
       const char before = hit == 0 ? ' ' : lower[hit - 1];
@@ -178,7 +173,7 @@ bool uses_rocm(const slurm::Site& site) {
 }
 
 bool names_amd_instinct(std::string_view text) {
-  const std::string lower = lowered(text);
+  const std::string lower = ascii_lower(text);
   for (const std::string_view model : {"mi50"sv, "mi100"sv, "mi2"sv, "mi300"sv}) {
     if (lower.find(model) != std::string::npos) return true;
   }

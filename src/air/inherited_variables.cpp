@@ -12,6 +12,7 @@
 #include "air/keyword_list.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
+#include "source/ascii.hpp"
 
 namespace s2a::air {
 namespace {
@@ -219,8 +220,8 @@ class UseCollector {
 };
 
 const std::string* export_value(const slurm::Job& job) {
-  const auto it = job.final_options.find("export");
-  return it == job.final_options.end() || !it->second->value ? nullptr : &*it->second->value;
+  const directives::Option* option = job.final_option("export");
+  return option == nullptr || !option->value ? nullptr : &*option->value;
 }
 
 /// `--export=NONE` (or a list without ALL): the job did not get the
@@ -228,9 +229,7 @@ const std::string* export_value(const slurm::Job& job) {
 bool takes_submit_environment(const slurm::Job& job) {
   const std::string* value = export_value(job);
   if (value == nullptr) return true;
-  std::string upper = "," + *value + ",";
-  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return upper.find(",ALL,") != std::string::npos;
+  return ascii_upper("," + *value + ",").find(",ALL,") != std::string::npos;
 }
 
 /// `--export=ALL,DATA=/x,WORK`: DATA moves to env_variables, WORK is

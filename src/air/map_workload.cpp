@@ -11,6 +11,7 @@
 #include "air/launch.hpp"
 #include "air/script_arguments.hpp"
 #include "air/variables.hpp"
+#include "source/ascii.hpp"
 
 namespace s2a::air {
 namespace {
@@ -203,15 +204,15 @@ bool add_shifter_use(const slurm::Site& site, size_t start, const slurm::Body& b
 std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::Body& body) {
   std::optional<ContainerUse> use;
   for (const char* name : {"container-image", "image", "environment", "container"}) {
-    auto it = job.final_options.find(name);
-    if (it == job.final_options.end() || !it->second->value) continue;
-    use = ContainerUse{*it->second->value, true, it->second->span, {}, {}};
+    const directives::Option* option = job.final_option(name);
+    if (option == nullptr || !option->value) continue;
+    use = ContainerUse{*option->value, true, option->span, {}, {}};
     break;
   }
-  if (const auto mounts = job.final_options.find("container-mounts");
-      use && mounts != job.final_options.end() && mounts->second->value) {
-    split_mounts(*mounts->second->value, use->mounts);
-    use->mounts_from = mounts->second->span;
+  if (const directives::Option* mounts = job.final_option("container-mounts");
+      use && mounts != nullptr && mounts->value) {
+    split_mounts(*mounts->value, use->mounts);
+    use->mounts_from = mounts->span;
   }
   slurm::BatchAssignments assignments(body);
   // A value kept in a variable the batch script sets once to a literal
@@ -444,15 +445,14 @@ struct ExportResult {
 ExportResult map_export(const SourceFile& file, const slurm::Job& job,
                         const WorkloadOptions& options, Diagnostics& diagnostics) {
   ExportResult out;
-  const auto it = job.final_options.find("export");
-  if (it == job.final_options.end() || !it->second->value) return out;
-  const directives::Option& option = *it->second;
+  const directives::Option* found = job.final_option("export");
+  if (found == nullptr || !found->value) return out;
+  const directives::Option& option = *found;
   const std::string& value = *option.value;
   const std::string_view written = file.slice(option.value_span);
   for (const auto& [item, offset] : split_export(value)) {
     // No lambda here: clang 14 cannot capture a structured binding.
-    std::string upper_item = item;
-    for (char& c : upper_item) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const std::string upper_item = ascii_upper(item);
     if (upper_item == "ALL" || upper_item == "NONE" || upper_item == "NIL") continue;
     out.handled = true;
     const size_t eq = item.find('=');
@@ -478,8 +478,7 @@ ExportResult map_export(const SourceFile& file, const slurm::Job& job,
               : Span{static_cast<uint32_t>(option.value_span.begin + at),
                      static_cast<uint32_t>(option.value_span.begin + offset + item.size())};
       out.redactions.push_back(secret);
-      std::string key = name;
-      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const std::string key = ascii_lower(name);
       out.secrets.push_back({name, options.secret_scope + "/" + key, option.span});
       diagnostics.push_back({Code::secret_in_script, option.span,
                              "the value of " + name +
@@ -506,11 +505,6 @@ void replace_generic_report(const directives::Option* option, Diagnostics& diagn
                                             d.span == option->span;
                                    }),
                     diagnostics.end());
-}
-
-const directives::Option* final_option(const slurm::Job& job, std::string_view name) {
-  const auto it = job.final_options.find(name);
-  return it == job.final_options.end() ? nullptr : it->second;
 }
 
 std::optional<std::string> profile_accelerator_type(const slurm::Job& job,
@@ -650,7 +644,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   map_timeout(job, workload, diagnostics);
   map_retries(job, options, workload);
   ExportResult exports = map_export(file, job, options, diagnostics);
-  if (exports.handled) replace_generic_report(final_option(job, "export"), diagnostics);
+  if (exports.handled) replace_generic_report(job.final_option("export"), diagnostics);
   const std::optional<ContainerUse> container = find_container(job, body);
   SetupOptions setup{options.secret_scope, options.profile, container.has_value(),
                      container ? renamed_mount_targets(*container) : std::vector<std::string>{},
@@ -675,7 +669,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   if (container) {
     for (const char* name :
          {"container-image", "image", "environment", "container", "container-mounts"}) {
-      replace_generic_report(final_option(job, name), diagnostics);
+      replace_generic_report(job.final_option(name), diagnostics);
     }
     map_container(*container, options, workload.environment, diagnostics);
     report_mounts(*container, diagnostics);

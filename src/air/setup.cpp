@@ -12,6 +12,7 @@
 #include "air/launch.hpp"
 #include "air/variables.hpp"
 #include "directives/text_util.hpp"
+#include "source/ascii.hpp"
 
 namespace s2a::air {
 
@@ -20,18 +21,6 @@ using std::string_view_literals::operator""sv;
 namespace {
 
 using slurm::Site;
-
-std::string upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ") {
   std::string out;
@@ -134,7 +123,7 @@ bool holds_credential(std::string_view name, std::string_view written,
 std::vector<std::string> module_names(std::string_view module) {
   std::vector<std::string> names;
   const auto add = [&](std::string_view part) {
-    std::string name = lower(part);
+    std::string name = ascii_lower(part);
     names.push_back(name);
     for (size_t i = 1; i + 1 < name.size(); ++i) {
       if ((name[i] == '-' || name[i] == '_') &&
@@ -744,7 +733,7 @@ bool SetupMapper::map_pip_install(const Site& site) {
 // --- variables and secrets -------------------------------------------------------
 
 std::string SetupMapper::secret_reference(const std::string& name) const {
-  return options_.secret_scope + "/" + lower(name);
+  return options_.secret_scope + "/" + ascii_lower(name);
 }
 
 std::string SetupMapper::add_secret(const Site& site, std::string name, Span value_in_view) {
@@ -770,7 +759,7 @@ std::string SetupMapper::add_secret(const Site& site, std::string name, Span val
                      " is a credential written in the script; it is left "
                      "out and replaced by a secret reference",
                  "store it with `databricks secrets put-secret " + options_.secret_scope + " " +
-                     lower(unique) + "` (or change secrets." + unique +
+                     ascii_lower(unique) + "` (or change secrets." + unique +
                      " to your scope/key) and rotate the exposed value");
   return unique;
 }
@@ -942,7 +931,7 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
       name_begin, eq == std::string_view::npos ? std::string_view::npos : eq - name_begin);
   const bool short_p = written_flag == "p" || written_flag == "P";  // docker login -p
   if (!short_p && !may_name_secret_option(written_flag)) return 0;  // most options: no copy
-  std::string flag = upper(written_flag);
+  std::string flag = ascii_upper(written_flag);
   std::replace(flag.begin(), flag.end(), '-', '_');
   const bool docker_p = flag == "P" && (program == "docker"sv || program == "podman"sv) &&
                         slurm::literal_is(words[1], "login");
@@ -957,7 +946,7 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
           ? (program == "docker"sv || program == "podman"sv ? "REGISTRY_PASSWORD" : "PASSWORD")
           : flag;
   if (name == "TOKEN" || name == "API_KEY") {
-    name = upper(program.empty() ? "cli" : program) + "_" + name;
+    name = ascii_upper(program.empty() ? "cli" : program) + "_" + name;
   }
   std::replace(name.begin(), name.end(), '-', '_');
   if (!is_variable_name(name)) name = "CLI_TOKEN";

@@ -7,6 +7,8 @@
 #include <charconv>
 #include <optional>
 
+#include "source/ascii.hpp"
+
 namespace s2a::bundle {
 namespace {
 
@@ -57,13 +59,6 @@ std::optional<int> number(std::string_view text) {
   return value;
 }
 
-std::string upper(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return out;
-}
-
 /// A value of one field: a number in range, or (month, weekday) a name.
 /// Returns the Quartz spelling, or nullopt.
 std::optional<std::string> value(std::string_view text, size_t field) {
@@ -73,7 +68,7 @@ std::optional<std::string> value(std::string_view text, size_t field) {
     if (field == 4) return std::to_string(*n % 7 + 1);  // cron Sunday 0/7 -> Quartz 1
     return std::to_string(*n);
   }
-  const std::string name = upper(text);
+  const std::string name = ascii_upper(text);
   if (field == 3 && std::find(kMonths.begin(), kMonths.end(), name) != kMonths.end()) return name;
   if (field == 4 && std::find(kDays.begin(), kDays.end(), name) != kDays.end()) return name;
   return std::nullopt;

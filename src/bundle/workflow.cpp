@@ -182,9 +182,9 @@ void analyze_own_dependency(const slurm::Job& job, JobWorkflow& workflow,
 // --- start time ----------------------------------------------------------------
 
 void analyze_begin(const slurm::Job& job, Diagnostics& diagnostics) {
-  const auto found = job.final_options.find("begin");
-  if (found == job.final_options.end() || !found->second->value) return;
-  const directives::Option& option = *found->second;
+  const directives::Option* found = job.final_option("begin");
+  if (found == nullptr || !found->value) return;
+  const directives::Option& option = *found;
   diagnostics.push_back({Code::schedule_approximated, option.span,
                          "--begin=" + *option.value +
                              " defers one start; a bundle job starts when it is run or on a "

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "directives/text_util.hpp"
+#include "source/ascii.hpp"
 
 namespace s2a::directives::detail {
 namespace {
@@ -213,7 +214,7 @@ class Translator {
   void apply_resource(const ForeignOption& o, const std::string& item, size_t at, Resources& r) {
     const size_t eq = item.find('=');
     if (eq == std::string::npos) return;
-    const std::string key = lower(item.substr(0, eq));
+    const std::string key = ascii_lower(item.substr(0, eq));
     const std::string value = item.substr(eq + 1);
     const size_t value_at = at + eq + 1;
     if (key == "nodes" || key == "select") {
@@ -276,11 +277,6 @@ class Translator {
       value = value * 10 + static_cast<uint64_t>(c - '0');
     }
     return value;
-  }
-
-  static std::string lower(std::string text) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
   }
 
   /// Adds the sbatch option `name`; `value_at` is where the value starts in

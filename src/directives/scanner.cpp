@@ -11,6 +11,7 @@
 #include "directives/file_checks.hpp"
 #include "directives/pbs.hpp"
 #include "directives/text_util.hpp"
+#include "source/ascii.hpp"
 
 namespace s2a::directives {
 namespace {
@@ -68,14 +69,6 @@ bool options_follow(std::string_view text, size_t pos) {
 }
 
 bool is_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
-
-std::string to_upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  }
-  return out;
-}
 
 /// Remembers heredoc delimiters of command lines so that `#SBATCH` lines
 /// written into another script (`cat > job.sh <<EOF`) are not reported.
@@ -285,7 +278,7 @@ class Scanner {
       return;
     }
     if (word.size() >= 4 && word.size() <= 8 && options_follow(text, pos) &&
-        detail::edit_distance(to_upper(word), "SBATCH", 2) <= 2) {
+        detail::edit_distance(ascii_upper(word), "SBATCH", 2) <= 2) {
       result_.diagnostics.push_back(
           {Code::directive_misspelled, line.span(),
            "`#" + std::string(word) +

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "air/workload.hpp"
+#include "source/ascii.hpp"
 
 namespace s2a::profile {
 namespace {
@@ -109,9 +110,7 @@ class Reader {
         });
       } else if (key == "gpu_types") {
         each_entry(v, key, [&](const std::string& n, const YAML::Node& t) {
-          std::string lower = n;
-          for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-          p.gpu_types[lower] = accelerator_type(t, key + "." + n);
+          p.gpu_types[ascii_lower(n)] = accelerator_type(t, key + "." + n);
         });
       } else if (key == "modules") {
         each_entry(v, key, [&](const std::string& n, const YAML::Node& m) {

@@ -3,17 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "source/ascii.hpp"
+
 namespace s2a::slurm {
 namespace {
 
 using directives::Option;
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 /// Runs a value grammar on an option and reports sbatch's rejection.
 template <class T, class Parser>
@@ -37,18 +32,13 @@ void read_string(std::optional<Sourced<std::string>>& field, const Option* optio
   if (option != nullptr) field = Sourced<std::string>{option->value.value_or(""), option};
 }
 
-const Option* find(const Job& job, std::string_view name) {
-  const auto it = job.final_options.find(name);
-  return it == job.final_options.end() ? nullptr : it->second;
-}
-
 /// The GPU entries of a typed count list, or of --gres, folded into one request.
 std::optional<GpuRequest> gpu_request_from_counts(const Option& option, GpuScope scope,
                                                   Diagnostics& diagnostics) {
   auto counts =
       parse_value<std::vector<values::TypedCount>>(option, values::parse_gpu_counts, diagnostics);
   if (!counts || counts->empty()) return std::nullopt;
-  GpuRequest request{scope, 0, lower(counts->front().type), &option};
+  GpuRequest request{scope, 0, ascii_lower(counts->front().type), &option};
   for (const auto& entry : *counts) request.count += entry.count;
   if (request.count == 0) return std::nullopt;  // `--gpus=0`: a CPU job, as `--gres=gpu:0`
   if (counts->size() > 1) {
@@ -67,7 +57,7 @@ std::optional<GpuRequest> gpu_request_from_gres(const Option& option, Diagnostic
   std::optional<GpuRequest> request;
   for (const auto& entry : *entries) {
     if (entry.name == "gpu") {
-      if (!request) request = GpuRequest{GpuScope::per_node, 0, lower(entry.type), &option};
+      if (!request) request = GpuRequest{GpuScope::per_node, 0, ascii_lower(entry.type), &option};
       request->count += entry.count;
     } else {
       diagnostics.push_back({Code::gres_not_gpu, option.span,
@@ -83,29 +73,29 @@ std::optional<GpuRequest> gpu_request_from_gres(const Option& option, Diagnostic
 std::optional<GpuRequest> read_gpus(const Job& job, Diagnostics& diagnostics) {
   // `--gpus-per-node=` (empty) is accepted by sbatch and requests nothing
   // (Slurm 22.05 conformance oracle); it must not hide a --gres request.
-  if (const Option* o = find(job, "gpus-per-node"); o && !(o->value && o->value->empty())) {
+  if (const Option* o = job.final_option("gpus-per-node"); o && !(o->value && o->value->empty())) {
     return gpu_request_from_counts(*o, GpuScope::per_node, diagnostics);
   }
-  if (const Option* o = find(job, "gres")) {
+  if (const Option* o = job.final_option("gres")) {
     if (auto request = gpu_request_from_gres(*o, diagnostics)) return request;
   }
-  if (const Option* o = find(job, "gpus")) {
+  if (const Option* o = job.final_option("gpus")) {
     return gpu_request_from_counts(*o, GpuScope::total, diagnostics);
   }
-  if (const Option* o = find(job, "gpus-per-task")) {
+  if (const Option* o = job.final_option("gpus-per-task")) {
     return gpu_request_from_counts(*o, GpuScope::per_task, diagnostics);
   }
-  if (const Option* o = find(job, "tres-per-task")) {
+  if (const Option* o = job.final_option("tres-per-task")) {
     auto tres = parse_value<std::vector<values::TresEntry>>(*o, values::parse_tres, diagnostics);
     if (tres) {
       for (const auto& entry : *tres) {
         if (entry.type == "gres" && entry.name == "gpu") {
-          return GpuRequest{GpuScope::per_task, entry.count, lower(entry.subtype), o};
+          return GpuRequest{GpuScope::per_task, entry.count, ascii_lower(entry.subtype), o};
         }
       }
     }
   }
-  if (const Option* o = find(job, "exclusive"); o != nullptr && !o->value) {
+  if (const Option* o = job.final_option("exclusive"); o != nullptr && !o->value) {
     return GpuRequest{GpuScope::exclusive_node, 0, "", o};
   }
   return std::nullopt;
@@ -116,7 +106,7 @@ std::optional<GpuRequest> read_gpus(const Job& job, Diagnostics& diagnostics) {
 /// of some options).
 values::Parsed<bool> one_of(std::string_view value, std::initializer_list<std::string_view> words,
                             std::string_view what) {
-  const std::string lowered = lower(value);
+  const std::string lowered = ascii_lower(value);
   for (std::string_view word : words) {
     if (lowered == word) return {true, ""};
   }
@@ -129,7 +119,7 @@ values::Parsed<bool> one_of(std::string_view value, std::initializer_list<std::s
 /// `--distribution=<nodes>[:<sockets>[:<cores>]][,Pack|NoPack]` (spec 2.8;
 /// sbatch's verify_dist_type() rejects anything else before submitting).
 values::Parsed<bool> check_distribution(std::string_view value) {
-  std::string text = lower(value);
+  std::string text = ascii_lower(value);
   for (std::string_view suffix : {",pack", ",nopack"}) {
     if (text.size() > suffix.size() && text.ends_with(suffix)) {
       text.resize(text.size() - suffix.size());
@@ -163,7 +153,7 @@ values::Parsed<bool> check_distribution(std::string_view value) {
 
 /// `--gres-flags=` comma list (spec 2.5), case-insensitive.
 values::Parsed<bool> check_gres_flags(std::string_view value) {
-  const std::string text = lower(value);
+  const std::string text = ascii_lower(value);
   size_t begin = 0;
   while (true) {
     const size_t end = std::min(text.find(',', begin), text.size());
@@ -184,7 +174,7 @@ values::Parsed<bool> check_gres_flags(std::string_view value) {
 /// so the common `now+1h` is rejected by sbatch. Other --begin forms (dates,
 /// clock times) are not checked here.
 values::Parsed<bool> check_begin(std::string_view value) {
-  const std::string text = lower(value);
+  const std::string text = ascii_lower(value);
   if (!text.starts_with("now") || text.size() == 3) return {true, ""};
   size_t i = 3;
   if (text[i] != '+' && text[i] != '-') return {true, ""};  // e.g. a later piece: not checked
@@ -212,7 +202,7 @@ values::Parsed<bool> check_begin(std::string_view value) {
 /// script is rejected for them, so the report must say so.
 void validate_other_values(const Job& job, Diagnostics& diagnostics) {
   auto check = [&](std::string_view name, auto parser) {
-    if (const Option* o = find(job, name); o != nullptr && o->value) {
+    if (const Option* o = job.final_option(name); o != nullptr && o->value) {
       (void)parse_value<std::decay_t<decltype(*parser(std::string_view()).value)>>(*o, parser,
                                                                                    diagnostics);
     }
@@ -248,13 +238,15 @@ void validate_other_values(const Job& job, Diagnostics& diagnostics) {
                : values::Parsed<bool>{std::nullopt, "invalid --open-mode \"" + std::string(v) +
                                                         "\" (expected append or truncate)"};
   });
-  if (const Option* o = find(job, "gpus-per-socket"); o && !find(job, "sockets-per-node")) {
+  if (const Option* o = job.final_option("gpus-per-socket");
+      o && !job.final_option("sockets-per-node")) {
     diagnostics.push_back({Code::invalid_option_value, o->span,
                            "sbatch rejects --gpus-per-socket without --sockets-per-node",
                            "add --sockets-per-node, or request GPUs per node"});
   }
-  if (const Option* o = find(job, "gpus-per-task");
-      o && !find(job, "ntasks") && !find(job, "ntasks-per-node") && !find(job, "gpus")) {
+  if (const Option* o = job.final_option("gpus-per-task"); o && !job.final_option("ntasks") &&
+                                                           !job.final_option("ntasks-per-node") &&
+                                                           !job.final_option("gpus")) {
     diagnostics.push_back({Code::invalid_option_value, o->span,
                            "sbatch rejects --gpus-per-task without a task count",
                            "add --ntasks (or --ntasks-per-node with --nodes)"});
@@ -265,7 +257,7 @@ void report_overridden(const directives::ScanResult& scan, const Job& job,
                        Diagnostics& diagnostics) {
   for (const Option& option : scan.options) {
     if (!option.overridden || option.component != 0) continue;
-    const Option* winner = find(job, option.name());
+    const Option* winner = job.final_option(option.name());
     std::string message = option.text() + " is overridden by a later " +
                           std::string(winner ? winner->spelling : option.spelling);
     if (winner && winner->value) message += "=" + *winner->value;
@@ -294,40 +286,42 @@ Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
     }
   }
 
-  read_string(job.name, find(job, "job-name"));
-  read_string(job.partition, find(job, "partition"));
-  read_string(job.constraint, find(job, "constraint"));
-  read(job.nodes, find(job, "nodes"), values::parse_nodes, diagnostics);
-  read(job.ntasks, find(job, "ntasks"), values::parse_positive_int, diagnostics);
-  read(job.ntasks_per_node, find(job, "ntasks-per-node"), values::parse_positive_int, diagnostics);
-  read(job.cpus_per_task, find(job, "cpus-per-task"), values::parse_positive_int, diagnostics);
-  read(job.time, find(job, "time"), values::parse_time, diagnostics);
-  read(job.mem_per_node_mib, find(job, "mem"), values::parse_memory_mib, diagnostics);
-  read(job.mem_per_cpu_mib, find(job, "mem-per-cpu"), values::parse_memory_mib, diagnostics);
-  read(job.mem_per_gpu_mib, find(job, "mem-per-gpu"), values::parse_memory_mib, diagnostics);
-  read_string(job.exclusive, find(job, "exclusive"));
-  read_string(job.array, find(job, "array"));
-  read_string(job.dependency, find(job, "dependency"));
-  read_string(job.mail_user, find(job, "mail-user"));
-  read_string(job.account, find(job, "account"));
-  read_string(job.qos, find(job, "qos"));
-  read_string(job.reservation, find(job, "reservation"));
-  read_string(job.chdir, find(job, "chdir"));
-  read_string(job.container_image, find(job, "container-image"));
-  if (const Option* o = find(job, "mail-type")) {
+  read_string(job.name, job.final_option("job-name"));
+  read_string(job.partition, job.final_option("partition"));
+  read_string(job.constraint, job.final_option("constraint"));
+  read(job.nodes, job.final_option("nodes"), values::parse_nodes, diagnostics);
+  read(job.ntasks, job.final_option("ntasks"), values::parse_positive_int, diagnostics);
+  read(job.ntasks_per_node, job.final_option("ntasks-per-node"), values::parse_positive_int,
+       diagnostics);
+  read(job.cpus_per_task, job.final_option("cpus-per-task"), values::parse_positive_int,
+       diagnostics);
+  read(job.time, job.final_option("time"), values::parse_time, diagnostics);
+  read(job.mem_per_node_mib, job.final_option("mem"), values::parse_memory_mib, diagnostics);
+  read(job.mem_per_cpu_mib, job.final_option("mem-per-cpu"), values::parse_memory_mib, diagnostics);
+  read(job.mem_per_gpu_mib, job.final_option("mem-per-gpu"), values::parse_memory_mib, diagnostics);
+  read_string(job.exclusive, job.final_option("exclusive"));
+  read_string(job.array, job.final_option("array"));
+  read_string(job.dependency, job.final_option("dependency"));
+  read_string(job.mail_user, job.final_option("mail-user"));
+  read_string(job.account, job.final_option("account"));
+  read_string(job.qos, job.final_option("qos"));
+  read_string(job.reservation, job.final_option("reservation"));
+  read_string(job.chdir, job.final_option("chdir"));
+  read_string(job.container_image, job.final_option("container-image"));
+  if (const Option* o = job.final_option("mail-type")) {
     if (auto types = parse_value<values::MailTypes>(*o, values::parse_mail_type, diagnostics)) {
       job.mail_type = Sourced<std::vector<std::string>>{types->types, o};
     }
   }
-  if (const Option* o = find(job, "array")) {
+  if (const Option* o = job.final_option("array")) {
     (void)parse_value<values::ArraySpec>(*o, values::parse_array, diagnostics);
   }
-  if (const Option* o = find(job, "dependency")) {
+  if (const Option* o = job.final_option("dependency")) {
     (void)parse_value<values::Dependency>(*o, values::parse_dependency, diagnostics);
   }
   // --requeue and --no-requeue are one setting: the later of the two wins.
-  const Option* requeue = find(job, "requeue");
-  const Option* no_requeue = find(job, "no-requeue");
+  const Option* requeue = job.final_option("requeue");
+  const Option* no_requeue = job.final_option("no-requeue");
   if (requeue && (!no_requeue || requeue->span.begin > no_requeue->span.begin)) {
     job.requeue = Sourced<bool>{true, requeue};
   } else if (no_requeue) {
@@ -336,6 +330,11 @@ Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
   job.gpus = read_gpus(job, diagnostics);
   validate_other_values(job, diagnostics);
   return job;
+}
+
+const Option* Job::final_option(std::string_view option_name) const {
+  const auto it = final_options.find(option_name);
+  return it == final_options.end() ? nullptr : it->second;
 }
 
 std::optional<uint64_t> Job::node_count() const {

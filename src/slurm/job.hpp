@@ -64,6 +64,8 @@ struct Job {
   /// The final occurrence of every option of component 0, by canonical name.
   /// Keys view the static option tables.
   std::unordered_map<std::string_view, const directives::Option*> final_options;
+  /// final_options' entry for `option_name`, or nullptr.
+  [[nodiscard]] const directives::Option* final_option(std::string_view option_name) const;
 
   // Derived (spec/slurm-sbatch.md §2.21); empty when the script does not say.
   [[nodiscard]] std::optional<uint64_t> node_count() const;  // min nodes
