@@ -48,6 +48,11 @@ constexpr std::array kRows = {
     Row{"dependency", DirectiveStatus::reported, Code::directive_for_bundle,
         "dependencies between jobs are not a workload feature",
         "chain the steps as tasks with depends_on in one bundle job"},
+    // EAR's options (`--ear=off`, `--ear-policy=...`) share this row: find_row.
+    Row{"ear", DirectiveStatus::no_effect, Code::directive_no_effect,
+        "EAR's energy policy (CPU and GPU frequencies) has no AI Runtime counterpart; nodes "
+        "run at their own clocks",
+        ""},
     Row{"error", DirectiveStatus::reported, Code::directive_logs,
         "stderr is collected by AI Runtime, not written to a file",
         "read it with `databricks air logs <run-id>` or in the MLflow run"},
@@ -116,6 +121,7 @@ constexpr std::array kRows = {
 };
 
 const Row* find_row(std::string_view option) {
+  if (option.starts_with("ear-")) option = "ear";
   const auto it =
       std::lower_bound(kRows.begin(), kRows.end(), option,
                        [](const Row& row, std::string_view name) { return row.option < name; });

@@ -46,6 +46,7 @@ constexpr OptionSpec removed(std::string_view name, ArgKind arg, std::string_vie
 constexpr std::string_view kPyxis = "pyxis";
 constexpr std::string_view kShifter = "shifter";
 constexpr std::string_view kCscs = "CSCS Container Engine";
+constexpr std::string_view kEar = "EAR (Energy Aware Runtime)";
 
 // clang-format off
 const Row kRows[] = {
@@ -242,6 +243,16 @@ const Row kRows[] = {
   {kBoth, plugin("image", kReq, kShifter)},
   {kBoth, plugin("module", kReq, kShifter)},
   {kBoth, plugin("environment", kReq, kCscs)},
+  // EAR's energy management (BSC; MareNostrum, SuperMUC-NG, Lenox).
+  {kBoth, plugin("ear", kReq, kEar)},
+  {kBoth, plugin("ear-policy", kReq, kEar)},
+  {kBoth, plugin("ear-cpufreq", kReq, kEar)},
+  {kBoth, plugin("ear-policy-th", kReq, kEar)},
+  {kBoth, plugin("ear-user-db", kReq, kEar)},
+  {kBoth, plugin("ear-verbose", kReq, kEar)},
+  {kBoth, plugin("ear-learning", kReq, kEar)},
+  {kBoth, plugin("ear-tag", kReq, kEar)},
+  {kBoth, plugin("ear-mpi-dist", kReq, kEar)},
 
   // Removed from Slurm; sbatch/srun now reject them as unknown.
   {kBoth, removed("workdir", kReq, "--chdir", "19.05")},

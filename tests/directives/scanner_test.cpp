@@ -432,6 +432,16 @@ TEST(Scan, ShifterAndCscsOptions) {
   EXPECT_EQ(final_value(result, "environment"), "pytorch");
 }
 
+// BSC's EAR plugin (MareNostrum): `--ear=off` is common in its users' scripts.
+TEST(Scan, EarOptionsAreAPluginsOptions) {
+  const ScanResult result =
+      scan(script("#SBATCH --ear=off\n#SBATCH --ear-policy=min_time --ear-verbose=1\n"));
+  EXPECT_EQ(count_code(result.diagnostics, Code::plugin_option), 3u);
+  EXPECT_EQ(count_code(result.diagnostics, Code::unknown_option), 0u);
+  EXPECT_EQ(final_value(result, "ear-policy"), "min_time");
+  EXPECT_FALSE(result.fatal);
+}
+
 TEST(Scan, RemovedOptionsAreErrorsWithTheReplacement) {
   const ScanResult result = scan(script("#SBATCH --workdir=/scratch\n#SBATCH --share\n"));
   ASSERT_EQ(count_code(result.diagnostics, Code::removed_option), 2u);
