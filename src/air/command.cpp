@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "air/cluster_paths.hpp"
+#include "air/compute.hpp"
 #include "air/keyword_list.hpp"
 #include "air/launch.hpp"
 #include "air/process_counts.hpp"
@@ -1869,7 +1870,7 @@ class CommandMapper final : public CommandEditor {
       return {(*tasks.value + n - 1) / n, unread_per_node,
               *tasks.value % n == 0 ? 0 : *tasks.value};
     }
-    return {job_.tasks_per_node().value_or(1),
+    return {tasks_per_node(job_, compute_),
             unread_per_node != nullptr ? unread_per_node : unread_tasks};
   }
 
@@ -2178,7 +2179,7 @@ class CommandMapper final : public CommandEditor {
         }
       }
     }
-    const uint64_t ranks = job_.total_tasks().value_or(job_.tasks_per_node().value_or(1));
+    const uint64_t ranks = job_.total_tasks().value_or(tasks_per_node(job_, compute_));
     const ast::Word& launcher = words[site.launcher.program_word];
     const std::string count = " -np " + std::to_string(ranks);
     edit(site.view, Span{launcher.span.end, launcher.span.end}, count,
@@ -2869,7 +2870,7 @@ class CommandMapper final : public CommandEditor {
   /// usually the fix the author meant, but a change to say.
   void report_batch_node_rank(const Site& site, const ast::WordPart& part) {
     const bool node_rank = part.text == "SLURM_NODEID" ||
-                           (part.text == "SLURM_PROCID" && job_.tasks_per_node().value_or(1) == 1);
+                           (part.text == "SLURM_PROCID" && tasks_per_node(job_, compute_) == 1);
     if (!node_rank || compute_.nodes <= 1 || site.view != 0 || site.context.in_srun ||
         site.nested_script >= 0) {
       return;

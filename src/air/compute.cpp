@@ -308,6 +308,13 @@ Compute map_compute(const slurm::Job& job, std::string_view script,
   return compute;
 }
 
+uint64_t tasks_per_node(const slurm::Job& job, const Compute& compute) {
+  if (const auto per_node = job.tasks_per_node()) return *per_node;
+  if (job.ntasks && compute.nodes > 0)
+    return (job.ntasks->value + compute.nodes - 1) / compute.nodes;
+  return 1;
+}
+
 void report_amd_gpus(const slurm::Job& job, const slurm::Body& body, const Compute& compute,
                      Diagnostics& diagnostics) {
   const std::optional<Span> at = amd_evidence(job, body);

@@ -19,6 +19,11 @@ namespace s2a::air {
                                   const std::optional<std::string>& forced_type,
                                   Diagnostics& diagnostics);
 
+/// Slurm's tasks on each node: --ntasks-per-node, else --ntasks over the
+/// job's nodes; with --ntasks alone, over the nodes the workload has
+/// (`--ntasks=8 --gres=gpu:8` ran its 8 tasks on one node); else 1.
+[[nodiscard]] uint64_t tasks_per_node(const slurm::Job& job, const Compute& compute);
+
 /// A job that ran on AMD GPUs (an AMD Instinct model in --constraint or
 /// --partition; `module load rocm`, `singularity exec --rocm`, `hipcc`,
 /// ROCm's variables) is warned once, at the first sign: every AI Runtime

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "air/compute.hpp"
 #include "bundle/workflow.hpp"
 
 namespace s2a::air {
@@ -371,7 +372,7 @@ bool may_name_secret_option(std::string_view name) {
 VariableRule rule_for(std::string_view name, const slurm::Job& job, const Compute& compute,
                       const std::string& job_name) {
   if (!name.starts_with("SLURM")) return {};
-  const uint64_t tasks_per_node = job.tasks_per_node().value_or(1);
+  const uint64_t tasks_per_node = air::tasks_per_node(job, compute);
   if (name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES" || name == "SLURM_STEP_NUM_NODES") {
     return rename("NUM_NODES", "AI Runtime sets NUM_NODES to the node count");
   }

@@ -608,6 +608,16 @@ TEST(LaunchDiagnostics, ReadingAStepsOutputIsReported) {
   EXPECT_NE(message_of(t, Code::step_output_per_node).find("labelled"), std::string::npos);
 }
 
+// `--ntasks=8` alone: Slurm placed the 8 tasks on the one node the
+// workload has, so srun still starts 8 and $SLURM_NTASKS is still 8.
+TEST(LaunchCommand, TasksWithoutANodeCountRunOnTheWorkloadsNodes) {
+  const Translation t = run(script("#SBATCH --ntasks=8 --gres=gpu:8\n",
+                                   "srun python train.py\nmpirun -np $SLURM_NTASKS ./a.out\n"));
+  EXPECT_NE(body_of(t).find("--nproc_per_node=\"$LOCAL_WORLD_SIZE\""), std::string::npos)
+      << body_of(t);
+  EXPECT_NE(body_of(t).find("mpirun -np $WORLD_SIZE ./a.out"), std::string::npos) << body_of(t);
+}
+
 TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
   // The operand is `python`, not `$SRUN_ARGS`: srun and its options go.
   const Translation t = run(script(k2x8,
