@@ -645,6 +645,11 @@ class CommandMapper final : public CommandEditor {
     if (path.size() > 2 && path.front() == '"' && path.back() == '"') {
       path = path.substr(1, path.size() - 2);
     }
+    if (path.find('/') == std::string_view::npos || path.starts_with("/usr/bin/") ||
+        path.starts_with("/usr/local/bin/")) {
+      replace_missing_python_version(site, span, path.substr(path.rfind('/') + 1), path);
+      return;
+    }
     const std::optional<std::string_view> program = environment_interpreter(path);
     if (!program || is_replaced(site.view, span)) return;
     LoggedEdit note{file_span(site.view, span), std::string(*program),
@@ -666,6 +671,36 @@ class CommandMapper final : public CommandEditor {
                        "requirements.txt" +
                        (is_relative_path(prefix) ? "; leave the environment out of the code root"
                                                  : ""));
+  }
+
+  /// `python3.6 train.py`: AI Runtime's environment has one Python 3
+  /// (3.12 in environment 5), as `python3` and `python`; another minor
+  /// version's name is not found, so the line runs `python3`. Python 2 is
+  /// not there at all, and its programs rarely run under 3: reported only.
+  void replace_missing_python_version(const Site& site, Span span, std::string_view name,
+                                      std::string_view written) {
+    const bool python2 = name == "python2"sv || name.starts_with("python2.");
+    const bool other3 =
+        name.starts_with("python3.") && name != "python3.12"sv && name.size() > 8 &&
+        std::all_of(name.begin() + 8, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if ((!python2 && !other3) || is_replaced(site.view, span)) return;
+    const std::string shown(written);
+    if (python2) {
+      report(Code::python_version_missing, site.view, span,
+             "`" + shown +
+                 "` is Python 2, which AI Runtime's environment does not have (it has Python "
+                 "3.12 in environment 5): the line fails with \"command not found\"",
+             "port the program to Python 3 and run it with `python`");
+      return;
+    }
+    LoggedEdit note{file_span(site.view, span), "python3", "the environment's Python 3"};
+    if (!edits_[site.view].add(span, "python3", std::move(note))) return;
+    mark_replaced(site.view, span);
+    report(Code::python_version_missing, site.view, span,
+           "`" + shown +
+               "` does not exist in AI Runtime's environment, whose Python 3 is 3.12 (environment "
+               "5); `python3` runs instead",
+           "check that the program and its pinned packages work on Python 3.12");
   }
 
   static bool is_relative_path(std::string_view path) {

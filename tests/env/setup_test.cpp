@@ -181,6 +181,19 @@ TEST(EnvironmentInterpreter, IsTheWorkloadsInterpreter) {
             }));
 }
 
+// Another Python 3 minor version's name is not found on the node; Python 2
+// is not there at all and is only reported.
+TEST(EnvironmentInterpreter, OtherPythonVersionsAreReported) {
+  const Translation t = run("python3.6 train.py\npython2 old.py\npython3.12 t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\npython3 train.py\npython2 old.py\npython3.12 t.py\n"))
+      << t.workload->command;
+  const std::string messages = messages_of(t, Code::python_version_missing);
+  EXPECT_NE(messages.find("`python3.6` does not exist in AI Runtime's environment"),
+            std::string::npos);
+  EXPECT_NE(messages.find("`python2` is Python 2"), std::string::npos) << messages;
+}
+
 // Setup tools asked for a path inside a command (Exawind's amr-wind jobs,
 // conda's base for its hook): the tool is gone, so the value is empty.
 TEST(SetupToolOutput, AnAssignmentGoesWithTheSetupAnythingElseIsReported) {
