@@ -145,6 +145,35 @@ std::vector<std::string> module_names(std::string_view module) {
   return names;
 }
 
+/// The names a module's package is known by: its first component's, or the
+/// next one's after a category (`devel/cuda/11.6`, `lib/nccl/2.11`). A
+/// later component is a variant (`lammps/2018/cuda`, `openmpi/cuda-8.0/..`
+/// are LAMMPS and Open MPI built for CUDA, not CUDA).
+std::vector<std::string> package_names(std::string_view module) {
+  std::vector<std::string> names = module_names(module);
+  const auto category = [](std::string_view name) {
+    return contains({"devel", "lib", "libs", "library", "compiler", "compilers", "tools", "system",
+                     "lang", "math", "numlib", "ai", "ml", "apps", "soft", "software", "nvidia"},
+                    name);
+  };
+  const size_t slash = module.find('/');
+  if (slash == std::string_view::npos) return names;
+  const std::string first = ascii_lower(module.substr(0, slash));
+  if (category(first)) return names;
+  std::erase_if(names, [&](const std::string& n) { return !first.starts_with(n); });
+  return names;
+}
+
+/// Python 2 (`python/2.7.15`, `python2`, `Anaconda2`): the environment's
+/// Python is 3.
+bool is_python2_module(std::string_view module) {
+  const std::string name = ascii_lower(module);
+  for (std::string_view prefix : {"python/2", "python-2", "python2", "anaconda2", "miniconda2"}) {
+    if (name.starts_with(prefix)) return true;
+  }
+  return name.find("/python/2") != std::string::npos;
+}
+
 bool provided_by_runtime(std::string_view base) {
   return contains({"cuda", "cudnn", "nccl", "cuda-toolkit", "cudatoolkit", "python", "python3",
                    "pytorch", "torch", "aws-ofi-nccl", "nccl-plugin", "gpu", "cray-python"},
@@ -553,7 +582,7 @@ void SetupMapper::report_module(const Site& site) {
     }
   }
   const std::string shown = program + (sub.empty() ? "" : " " + sub);
-  std::vector<std::string> provided, distributions, mapped, toolchain, unknown, computed;
+  std::vector<std::string> provided, distributions, mapped, toolchain, unknown, computed, python2;
   const bool loads = sub.empty() || contains({"load", "add", "swap", "switch"}, sub) ||
                      (program == "spack"sv && sub == "load") ||
                      (program == "spack"sv && sub == "env");
@@ -572,7 +601,7 @@ void SetupMapper::report_module(const Site& site) {
       }
       const profile::ModuleMapping* m =
           options_.profile ? profile::find_module(*options_.profile, *name) : nullptr;
-      const std::vector<std::string> names = module_names(name->substr(0, name->find('@')));
+      const std::vector<std::string> names = package_names(name->substr(0, name->find('@')));
       const auto known_as = [&](bool (*kind)(std::string_view)) {
         return std::any_of(names.begin(), names.end(),
                            [&](const std::string& n) { return kind(n); });
@@ -582,6 +611,8 @@ void SetupMapper::report_module(const Site& site) {
       } else if (m != nullptr) {
         mapped.push_back(*name);
         for (const std::string& d : m->dependencies) result_.dependencies.push_back(d);
+      } else if (is_python2_module(*name)) {
+        python2.push_back(*name);
       } else if (known_as(is_python_distribution)) {
         distributions.push_back(*name);
       } else if (known_as(provided_by_runtime)) {
@@ -597,6 +628,11 @@ void SetupMapper::report_module(const Site& site) {
   if (!provided.empty()) {
     parts.push_back(join(provided) + (provided.size() == 1 ? " comes" : " come") +
                     " with the AI Runtime environment");
+  }
+  if (!python2.empty()) {
+    parts.push_back(join(python2) + (python2.size() == 1 ? " is" : " are") +
+                    " Python 2, which the AI Runtime environment does not have (its Python is "
+                    "3.12)");
   }
   if (!distributions.empty()) {
     parts.push_back(join(distributions) + (distributions.size() == 1 ? " gives" : " give") +
@@ -620,7 +656,9 @@ void SetupMapper::report_module(const Site& site) {
   std::string message = "`" + shown + "` does not exist on AI Runtime nodes and is removed";
   if (!parts.empty()) message += ": " + join(parts, "; ");
   std::string hint;
-  if (!unknown.empty() || !computed.empty()) {
+  if (!python2.empty()) {
+    hint = "port the program to Python 3: the environment runs Python 3.12";
+  } else if (!unknown.empty() || !computed.empty()) {
     hint =
         "map each module under modules: in the site profile (\"provided\" or pip packages), or "
         "add its Python packages with --dependency";

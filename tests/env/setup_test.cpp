@@ -136,7 +136,13 @@ INSTANTIATE_TEST_SUITE_P(
         SetupCase{"module --ignore-cache load CUDA/10.2\n", "CUDA/10.2 comes with the AI Runtime"},
         SetupCase{"module load Anaconda3/2023.03\n", "and conda, which it has not"},
         SetupCase{"spack install hdf5\n", "`spack install` does not exist"},
-        SetupCase{"eval \"$(conda shell.bash hook)\"\n", "conda shell hook"}));
+        SetupCase{"eval \"$(conda shell.bash hook)\"\n", "conda shell hook"},
+        SetupCase{"module load python/2.7.15\n", "python/2.7.15 is Python 2, which the AI Runtime"},
+        SetupCase{"module load Anaconda2/5.3\n", "Anaconda2/5.3 is Python 2"},
+        // An application built for CUDA is the application, not CUDA.
+        SetupCase{"module load lammps/2018/cuda\n", "lammps/2018/cuda has no known mapping"},
+        SetupCase{"module load openmpi/cuda-8.0/3.0.0\n",
+                  "openmpi/cuda-8.0/3.0.0 is not a Python dependency"}));
 
 // The environment is built before the command: an install after one that
 // stays must stay too, or it would run first and lose to it.
