@@ -2185,9 +2185,10 @@ class CommandMapper final : public CommandEditor {
       return;
     }
     // mpirun and mpiexec are one launcher kind: name the one written.
-    const std::string name = site.launcher.kind == Launcher::mpirun && !site.srun
-                                 ? site.program
-                                 : std::string(slurm::launcher_name(site.launcher.kind));
+    const std::string name =
+        site.launcher.kind == Launcher::mpirun && !site.srun
+            ? std::string(source(site.view, site.command->words[site.launcher.program_word].span))
+            : std::string(slurm::launcher_name(site.launcher.kind));
     report(Code::mpi_launch_unsupported, site.view, site.command->span,
            "`" + name +
                "` starts ranks on other nodes through Slurm or ssh; AI Runtime has no "

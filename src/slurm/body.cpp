@@ -882,10 +882,38 @@ size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from) {
   return from;
 }
 
+namespace {
+
+/// mpirun and mpiexec under their own names, Debian's alternatives
+/// (`mpirun.openmpi`, `mpiexec.hydra`, `mpiexec.mpich`) included.
+bool is_mpi_launcher(std::string_view program) {
+  for (std::string_view name : {std::string_view("mpirun"), std::string_view("mpiexec")}) {
+    if (program == name || (program.starts_with(name) && program.size() > name.size() + 1 &&
+                            program[name.size()] == '.')) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The program a command word names: its basename, also when only the
+/// directory is computed (`${MPI_DIR}/bin/mpiexec`, `$CONDA_PREFIX/bin/python`).
+std::string_view launcher_name(const ast::Word& word, std::optional<std::string>& storage) {
+  const std::string_view literal = program_view(word, storage);
+  if (!literal.empty() || word.parts.empty()) return literal;
+  const ast::WordPart& last = word.parts.back();
+  if (last.kind != ast::PartKind::literal) return {};
+  const size_t slash = last.text.rfind('/');
+  return slash == std::string::npos ? std::string_view{}
+                                    : std::string_view(last.text).substr(slash + 1);
+}
+
+}  // namespace
+
 LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
   if (from >= words.size()) return {};
   std::optional<std::string> storage;
-  std::string_view program = program_view(words[from], storage);
+  std::string_view program = launcher_name(words[from], storage);
   if (may_wrap_a_command(program)) {
     from = skip_command_wrappers(words, from);
     if (from >= words.size()) return {};
@@ -893,7 +921,7 @@ LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
   }
   if (program == "torchrun") return {Launcher::torchrun, from, from + 1};
   if (program == "deepspeed") return {Launcher::deepspeed, from, from + 1};
-  if (program == "mpirun" || program == "mpiexec") return {Launcher::mpirun, from, from + 1};
+  if (is_mpi_launcher(program)) return {Launcher::mpirun, from, from + 1};
   if (program == "horovodrun") return {Launcher::horovodrun, from, from + 1};
   if (program == "accelerate" && from + 1 < words.size() &&
       literal_value(words[from + 1]) == "launch") {

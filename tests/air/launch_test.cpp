@@ -231,6 +231,24 @@ TEST(LaunchCounts, SingleNodeMpirunGetsTheJobsTaskCount) {
             std::string::npos);
 }
 
+// Debian's alternatives and a launcher under a computed directory are
+// mpirun too.
+TEST(LaunchCounts, MpiLaunchersUnderOtherSpellingsAreMpirun) {
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH -N1 --ntasks-per-node=4 --gpus-per-node=h100:8\n"
+          "mpirun.openmpi ./a.out\nmpiexec.hydra ./b.out\n${MPI_DIR}/bin/mpiexec ./c.out\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_NE(t.workload->command.find("\nmpirun.openmpi -np 4 ./a.out\nmpiexec.hydra -np 4 ./b.out\n"
+                                     "${MPI_DIR}/bin/mpiexec -np 4 ./c.out"),
+            std::string::npos)
+      << t.workload->command;
+  const Translation two =
+      run("#!/bin/bash\n#SBATCH -N2 --ntasks-per-node=1 --gpus-per-node=h100:8\n"
+          "$MPI_PATH/bin/mpirun -n 2 ./nccl_test\n");
+  EXPECT_EQ(message_of(two, Code::mpi_launch_unsupported).find("`$MPI_PATH/bin/mpirun` starts"), 0u)
+      << message_of(two, Code::mpi_launch_unsupported);
+}
+
 // A 4-GPU request on an 8-GPU shape: Slurm's GPU count stays the job's 4,
 // like a count written as a number, so the world size (and the global batch
 // computed from it) does not change behind the user's back.
