@@ -686,7 +686,13 @@ void SetupMapper::report_module(const Site& site) {
 bool SetupMapper::map_pip_install(const Site& site) {
   const auto& words = site.command->words;
   size_t i = site.program == "pip"sv || site.program == "pip3"sv ? 1 : 3;
-  if (i >= words.size() || slurm::literal_value(words[i]) != "install") return false;
+  if (i >= words.size()) return false;
+  const std::optional<std::string> sub = slurm::literal_value(words[i]);
+  if (sub == "uninstall") {  // stays, and the installs after it must still follow it
+    if (!kept_pip_install_) kept_pip_install_ = editor_.source(site.view, site.command->span);
+    return false;
+  }
+  if (sub != "install") return false;
   std::vector<std::string> packages;
   std::string keep_reason;
   std::string moved_from;  // the directory a requirements file is read from

@@ -159,6 +159,10 @@ TEST(PipInstallOrder, AnInstallAfterAKeptOneStays) {
                       "after it"),
             std::string::npos)
       << messages_of(t, Code::pip_install_kept);
+  const Translation uninstall = run("pip uninstall -y torch\npip install torch==2.1.0\n");
+  ASSERT_TRUE(uninstall.workload);
+  EXPECT_TRUE(uninstall.workload->environment.dependencies.empty());
+  EXPECT_TRUE(command_has(uninstall, "pip uninstall -y torch\npip install torch==2.1.0\n"));
 }
 
 // An environment's interpreter run without activating it: the environment
