@@ -1491,8 +1491,11 @@ class CommandMapper final : public CommandEditor {
     // is replaced whole later): what the options name is gone, not translated.
     mark_replaced(site.view, prefix);
     const std::optional<std::string> rank = single_node_rank(site);
-    const std::string mpi = starts_tasks_per_gpu(site) ? step_mpi(site) : std::string();
-    if (!mpi.empty() && (compute_.nodes <= 1 || rank) && !site.context.in_substitution) {
+    const bool per_gpu = starts_tasks_per_gpu(site);
+    // One task per node on several nodes was MPI's too: each node's own
+    // process is then a one-rank MPI job.
+    const std::string mpi = per_gpu || compute_.nodes > 1 ? step_mpi(site) : std::string();
+    if (!mpi.empty() && per_gpu && (compute_.nodes <= 1 || rank) && !site.context.in_substitution) {
       start_mpi_ranks(site, step_tasks_per_node, prefix, mpi, rank);
       return;
     }
@@ -1750,13 +1753,15 @@ class CommandMapper final : public CommandEditor {
   /// launcher): its --mpi plugin (not none), or the MPI library the script
   /// loads, which srun's default plugin wires up (`module load openmpi` ...
   /// `srun ./solver`).
-  std::string step_mpi(const Site& site) const {
+  std::string step_mpi(const Site& site) {
+    if (site.nested_script >= 0 || site.srun_operand >= site.command->words.size()) return {};
     // Python programs keep the per-task start: frameworks such as NeMo and
-    // Lightning, started with `srun --mpi=pmix python`, read SLURM_*.
-    if (site.launcher.kind != Launcher::none || site.nested_script >= 0 ||
-        site.srun_operand >= site.command->words.size()) {
-      return {};
+    // Lightning, started with `srun --mpi=pmix python`, read SLURM_*. One
+    // that uses mpi4py is MPI's.
+    if (site.launcher.kind == Launcher::python) {
+      return script_uses_mpi4py() ? "the script uses mpi4py" : std::string();
     }
+    if (site.launcher.kind != Launcher::none) return {};
     // A program in a variable (`srun --mpi=pmix $EXE`) is judged by --mpi alone.
     const std::string program = slurm::program_name(site.command->words[site.srun_operand]);
     if (is_not_an_mpi_program(program)) return {};
@@ -1782,16 +1787,29 @@ class CommandMapper final : public CommandEditor {
     return kNot.count(program) != 0 || program.starts_with("python");
   }
 
-  /// The first `module load` (or `ml`) argument naming an MPI library.
-  std::string_view loaded_mpi_library() const {
+  /// The first `module load` (or `ml`) argument naming an MPI library;
+  /// found once per script, as every srun step asks.
+  std::string_view loaded_mpi_library() {
+    if (loaded_mpi_library_) return *loaded_mpi_library_;
+    loaded_mpi_library_.emplace();
     for (const Site& site : body_.sites) {
       if (site.program != "module"sv && site.program != "ml"sv) continue;
       for (const ast::Word& word : site.command->words) {
         const std::string_view name = source(site.view, word.span);
-        if (names_mpi_library(name)) return name;
+        if (names_mpi_library(name)) {
+          loaded_mpi_library_ = name;
+          return name;
+        }
       }
     }
     return {};
+  }
+
+  /// mpi4py loaded, installed or run (`module load py-mpi4py`, `pip install
+  /// mpi4py`, `python -m mpi4py`): its Python steps are MPI ranks.
+  bool script_uses_mpi4py() {
+    if (!uses_mpi4py_) uses_mpi4py_ = body_.views[0].text.find("mpi4py") != std::string_view::npos;
+    return *uses_mpi4py_;
   }
 
   static bool names_mpi_library(std::string_view module) {
@@ -1828,8 +1846,8 @@ class CommandMapper final : public CommandEditor {
   void report_inferred_mpi(const Site& site, const std::string& mpi) {
     report(Code::mpi_launch_unsupported, site.view, site.command->span,
            "srun wired these tasks up as MPI ranks (" + mpi +
-               "); AI Runtime has no MPI launcher across nodes, so torchrun's workers each "
-               "run as a one-rank MPI job",
+               "); AI Runtime has no MPI launcher across nodes, so each process it starts "
+               "runs as a one-rank MPI job",
            "initialise torch.distributed from RANK/WORLD_SIZE instead of MPI_Init; or run on "
            "one node");
   }
@@ -3119,6 +3137,8 @@ class CommandMapper final : public CommandEditor {
   ShellVariables variables_;                          // the batch script's simple assignments
   AssignmentIndex<OptionVariable> option_variables_;  // those holding launcher options
   slurm::BatchAssignments batch_assignments_{body_};  // for launchers kept in a variable
+  std::optional<std::string_view> loaded_mpi_library_;  // loaded_mpi_library(), once asked
+  std::optional<bool> uses_mpi4py_;                     // script_uses_mpi4py(), once asked
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables
   std::vector<Span> portable_counts_;        // literal counts now $LOCAL_WORLD_SIZE/$WORLD_SIZE

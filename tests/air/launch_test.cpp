@@ -1016,10 +1016,19 @@ TEST(LaunchCommand, MpiRanksAcrossNodesAreReported) {
       << body;
   EXPECT_EQ(message_of(t, Code::mpi_launch_unsupported),
             "srun wired these tasks up as MPI ranks (the script loads `intel-mpi`); AI Runtime "
-            "has no MPI launcher across nodes, so torchrun's workers each run as a one-rank MPI "
+            "has no MPI launcher across nodes, so each process it starts runs as a one-rank MPI "
             "job");
   // A script that loads no MPI library runs Python ranks with the shim.
   EXPECT_FALSE(has_code(run(script(k2x8Tasks, "srun ./solver\n")), Code::mpi_launch_unsupported));
+  // Python ranks of mpi4py, and one rank per node, are MPI's too.
+  const Translation mpi4py =
+      run(script(k2x8, "module load openmpi\npip install mpi4py\nsrun python federated.py\n"));
+  EXPECT_NE(message_of(mpi4py, Code::mpi_launch_unsupported).find("(the script uses mpi4py)"),
+            std::string::npos);
+  const Translation one_node = run(script("#SBATCH --ntasks=4 --gres=gpu:h100:8\n",
+                                          "pip install mpi4py\nsrun python hello_mpi4py.py\n"));
+  EXPECT_NE(body_of(one_node).find("mpirun -np 4 python hello_mpi4py.py"), std::string::npos)
+      << body_of(one_node);
 }
 
 TEST(LaunchDiagnostics, NodesNothingStartsWorkOnAreReported) {
