@@ -34,6 +34,13 @@ VariableRule cpus_on_node_rule(const slurm::Job& job, uint64_t tasks_per_node) {
             "Slurm may have given more",
             "AI Runtime nodes have a fixed CPU count, all the job's: $(nproc) tells it"};
   }
+  // No --cpus-per-task: Slurm gives each task one CPU.
+  if ((job.ntasks || job.ntasks_per_node) && tasks_per_node <= kMaxCount) {
+    return {VariableAction::literal, std::to_string(tasks_per_node), false,
+            "the CPUs the job asked for on each node (one per task, Slurm's default, times "
+            "tasks per node); Slurm may have given more",
+            "AI Runtime nodes have a fixed CPU count, all the job's: $(nproc) tells it"};
+  }
   return unmapped("has no AI Runtime equivalent: the script asks for no CPU count",
                   "use $(nproc) for the CPUs of the node, all the job's on AI Runtime");
 }

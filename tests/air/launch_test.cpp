@@ -231,6 +231,16 @@ TEST(LaunchCounts, SingleNodeMpirunGetsTheJobsTaskCount) {
             std::string::npos);
 }
 
+// No --cpus-per-task: Slurm gave each task one CPU.
+TEST(LaunchCounts, CpusOnNodeDefaultsToOnePerTask) {
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH -N1 --ntasks-per-node=8 --gpus-per-node=h100:8\n"
+          "export OMP_NUM_THREADS=$SLURM_CPUS_ON_NODE\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_NE(t.workload->command.find("OMP_NUM_THREADS=8"), std::string::npos)
+      << t.workload->command;
+}
+
 // Debian's alternatives and a launcher under a computed directory are
 // mpirun too.
 TEST(LaunchCounts, MpiLaunchersUnderOtherSpellingsAreMpirun) {
