@@ -2224,6 +2224,8 @@ class CommandMapper final : public CommandEditor {
     const auto& words = site.command->words;
     for (size_t i = site.launcher.program_word + 1; i < words.size(); ++i) {
       const std::string_view word = source(site.view, words[i].span);
+      // `mpirun --version` starts nothing.
+      if (word == "--version" || word == "-V" || word == "--help" || word == "-h") return;
       for (std::string_view flag :
            {"-np", "-n", "-c", "--np", "--n", "-N", "--npernode", "-npernode", "-ppn", "--hostfile",
             "-hostfile", "-f", "-machinefile", "--host", "-H", "-host"}) {

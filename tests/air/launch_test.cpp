@@ -227,6 +227,10 @@ TEST(LaunchCounts, SingleNodeMpirunGetsTheJobsTaskCount) {
             std::string::npos)
       << t.workload->command;
   EXPECT_NE(t.workload->command.find("\nmpiexec -n 2 python eval.py"), std::string::npos);
+  const Translation version =
+      run("#!/bin/bash\n#SBATCH -N1 --ntasks-per-node=8 --gpus-per-node=h100:8\n"
+          "mpirun --version\n");
+  EXPECT_NE(version.workload->command.find("\nmpirun --version\n"), std::string::npos);
   EXPECT_NE(message_of(t, Code::mpi_rank_count_written).find("one rank per Slurm task (8)"),
             std::string::npos);
 }
