@@ -235,6 +235,13 @@ bool is_shell_setting(std::string_view name) {
                   name);
 }
 
+/// Search paths the node's environment sets itself: a literal value
+/// replaced them from its line on under Slurm; in env_variables it would
+/// replace the environment's own for the whole run (its python, its CUDA).
+bool is_search_path(std::string_view name) {
+  return contains({"PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "PYTHONHOME"}, name);
+}
+
 /// Builtins whose NAME arguments are assigned or unset: the declaration
 /// builtins and these. Asked of every command: the length rules out most.
 bool writes_variables(std::string_view program) {
@@ -813,6 +820,24 @@ void SetupMapper::add_env_or_secret(const Site& site, const Assignment& a) {
   result_.env_variables.push_back({a.name, *a.literal, from});
 }
 
+/// `export PATH=/apps/gcc/bin:/usr/bin:/bin` (often a dump of the cluster's
+/// PATH): kept where it is, as under Slurm, but on the node it drops the
+/// directories of AI Runtime's environment, its python among them.
+void SetupMapper::report_replaced_search_paths(const Site& site,
+                                               const std::vector<Assignment>& assignments) {
+  for (const Assignment& a : assignments) {
+    if (!a.literal || a.literal->empty() || (a.name != "PATH" && a.name != "LD_LIBRARY_PATH")) {
+      continue;
+    }
+    editor_.report(Code::search_path_replaced, site.view, site.command->span,
+                   a.name + " is set to a fixed list, which replaces the node's own " + a.name +
+                       ": the directories of AI Runtime's environment (its python, pip, CUDA "
+                       "libraries) are no longer searched from here on",
+                   "add to it instead (" + a.name + "=/new/dir:$" + a.name +
+                       "), without the cluster's directories");
+  }
+}
+
 void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assignment>& assignments,
                                       bool after_first_launch) {
   const ast::Command& command = *site.command;
@@ -827,6 +852,7 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
                          a.literal ? std::optional<std::string_view>(*a.literal) : std::nullopt);
   }
   const bool any_secret = std::find(secret.begin(), secret.end(), true) != secret.end();
+  report_replaced_search_paths(site, assignments);
   const bool exported = assignments.front().exported;
   // Moved up front, a value would reach commands before its line, and a
   // second assignment or an `unset` later would apply from the start.
@@ -834,7 +860,8 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
   const bool set_once =
       std::all_of(assignments.begin(), assignments.end(), [&](const Assignment& a) {
         const auto found = variable_writes_->find(a.name);
-        return !is_shell_setting(a.name) && found != variable_writes_->end() && found->second == 1;
+        return !is_shell_setting(a.name) && !is_search_path(a.name) &&
+               found != variable_writes_->end() && found->second == 1;
       });
   const bool movable = exported && top_level(site) && !after_first_launch && set_once &&
                        site.command->span.begin < first_kept_source();

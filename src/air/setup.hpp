@@ -117,6 +117,8 @@ class SetupMapper {
   bool add_env_option_items(const slurm::Site& site, const ContainerOption& option,
                             std::vector<std::string>& env_items, std::vector<std::string>& passed);
   void report_dropped_container_option(const slurm::Site& site, const ContainerOption& option);
+  void report_replaced_search_paths(const slurm::Site& site,
+                                    const std::vector<Assignment>& assignments);
   void unwrap_shifter(const slurm::Site& site, size_t start);
   [[nodiscard]] std::string shifter_variable(const slurm::Site& site,
                                              const ContainerOption& option) const;

@@ -303,6 +303,20 @@ TEST(Exports, AVariableSetTwiceOrUnsetStaysWhereItIs) {
 }
 
 // bash resets an inherited IFS, and reads BASH_ENV before the first line.
+// A fixed PATH (a dump of the cluster's) replaced the variable from its
+// line on; in env_variables it would replace the node's for the whole run.
+TEST(Exports, AFixedSearchPathStaysWhereItIsAndIsReported) {
+  const Translation t =
+      run("export PATH=/apps/gcc/9.3.0/bin:/usr/bin:/bin\nexport "
+          "LD_LIBRARY_PATH=/opt/x/lib:$LD_LIBRARY_PATH\n"
+          "python train.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(t.workload->env_variables.empty());
+  EXPECT_TRUE(command_has(t, "export PATH=/apps/gcc/9.3.0/bin:/usr/bin:/bin\n"));
+  EXPECT_EQ(messages_of(t, Code::search_path_replaced).find("PATH is set to a fixed list"), 0u);
+  EXPECT_EQ(messages_of(t, Code::search_path_replaced).find("LD_LIBRARY_PATH"), std::string::npos);
+}
+
 TEST(Exports, ShellSettingsStayInTheCommand) {
   const Translation t = run("export IFS=';'\nexport BASH_ENV=env.sh\npython t.py\n");
   ASSERT_TRUE(t.workload);
