@@ -1771,6 +1771,11 @@ class CommandMapper final : public CommandEditor {
       }
     }
     if (program.empty()) return {};
+    // `lmp_mpi`, `gmx_mpi`, `grad3d.gnu.MPI.ex`: built for MPI, whose
+    // library may come with the cluster's default environment (Cray).
+    if (ascii_lower(program).find("mpi") != std::string::npos) {
+      return "`" + program + "` is built for MPI";
+    }
     const std::string_view library = loaded_mpi_library();
     return library.empty() ? std::string() : "the script loads `" + std::string(library) + "`";
   }

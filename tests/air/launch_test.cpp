@@ -1034,6 +1034,10 @@ TEST(LaunchCommand, MpiRanksAcrossNodesAreReported) {
             "job");
   // A script that loads no MPI library runs Python ranks with the shim.
   EXPECT_FALSE(has_code(run(script(k2x8Tasks, "srun ./solver\n")), Code::mpi_launch_unsupported));
+  // A program named for MPI (MPI from a Cray default environment).
+  const Translation named = run(script("#SBATCH --ntasks=64\n", "srun lmp_mpi -in in.lj\n"));
+  EXPECT_NE(body_of(named).find("mpirun -np 64 lmp_mpi -in in.lj"), std::string::npos)
+      << body_of(named);
   // Python ranks of mpi4py, and one rank per node, are MPI's too.
   const Translation mpi4py =
       run(script(k2x8, "module load openmpi\npip install mpi4py\nsrun python federated.py\n"));
