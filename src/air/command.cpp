@@ -642,6 +642,12 @@ class CommandMapper final : public CommandEditor {
     if (index >= words.size()) return;
     const Span span = words[index].span;
     std::string_view path = source(site.view, span);
+    // Every name looked for ends in `n` (python, torchrun), a digit or a
+    // quote: nearly every command word stops here.
+    if (path.size() < 6 ||
+        (path.back() != 'n' && path.back() != '"' && (path.back() < '0' || path.back() > '9'))) {
+      return;
+    }
     if (path.size() > 2 && path.front() == '"' && path.back() == '"') {
       path = path.substr(1, path.size() - 2);
     }
