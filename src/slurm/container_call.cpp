@@ -33,6 +33,30 @@ bool takes_value(std::string_view name) {
   return std::ranges::find(kShifterOptionsWithValue, name) != kShifterOptionsWithValue.end();
 }
 
+/// `--bind=a:b`: the option's name ends at the first `=` of its literal
+/// text, and its value is what follows (in the written word too).
+void take_value_after_equals(ContainerOption& option, const ast::Word& word,
+                             std::string_view view_text) {
+  option.name.resize(option.name.find('='));
+  option.has_value = true;
+  option.value = literal_value(word);
+  if (option.value) option.value->erase(0, option.value->find('=') + 1);
+  const Span span = word.span;
+  const size_t written_eq = view_text.substr(span.begin, span.size()).find('=');
+  option.value_span = written_eq == std::string_view::npos
+                          ? span
+                          : Span{static_cast<uint32_t>(span.begin + written_eq + 1), span.end};
+}
+
+/// `--bind a:b`: the next word is the value; `i` moves onto it.
+void take_next_word_as_value(ContainerOption& option, const std::vector<ast::Word>& words,
+                             size_t& i) {
+  option.last_word = ++i;
+  option.has_value = true;
+  option.value = literal_value(words[i]);
+  option.value_span = words[i].span;
+}
+
 }  // namespace
 
 std::optional<ShifterCall> find_shifter_call(const std::vector<ast::Word>& words, size_t start,
@@ -56,14 +80,7 @@ std::optional<ShifterCall> find_shifter_call(const std::vector<ast::Word>& words
     const bool long_option = head.starts_with("--");
     const size_t eq = long_option ? head.find('=') : std::string_view::npos;
     if (eq != std::string_view::npos) {  // --volume=a:b
-      option.name.resize(eq);
-      option.has_value = true;
-      option.value = literal_value(words[i]);
-      if (option.value) option.value->erase(0, eq + 1);
-      const size_t written_eq = written.find('=');
-      option.value_span = written_eq == std::string_view::npos
-                              ? span
-                              : Span{static_cast<uint32_t>(span.begin + written_eq + 1), span.end};
+      take_value_after_equals(option, words[i], view_text);
     } else if (!long_option && head.size() > 2 && takes_value(head.substr(0, 2))) {  // -Va:b
       option.name.resize(2);
       option.has_value = true;
@@ -73,10 +90,7 @@ std::optional<ShifterCall> find_shifter_call(const std::vector<ast::Word>& words
                               ? Span{static_cast<uint32_t>(span.begin + 2), span.end}
                               : span;
     } else if (takes_value(head) && literal_is(words[i], head) && i + 1 < words.size()) {
-      option.last_word = ++i;
-      option.has_value = true;
-      option.value = literal_value(words[i]);
-      option.value_span = words[i].span;
+      take_next_word_as_value(option, words, i);
     }
     call.options.push_back(std::move(option));
   }
@@ -105,23 +119,12 @@ std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& w
     std::string storage;
     const std::string_view head = literal_prefix(words[i], storage);
     if (!head.starts_with('-')) break;
-    const Span span = words[i].span;
     ContainerOption option{i, i, std::string(head), false, std::nullopt, {}};
-    if (const size_t eq = head.find('='); eq != std::string_view::npos) {
-      option.name.resize(eq);
-      option.has_value = true;
-      option.value = literal_value(words[i]);
-      if (option.value) option.value->erase(0, option.value->find('=') + 1);
-      const size_t written_eq = view_text.substr(span.begin, span.size()).find('=');
-      option.value_span = written_eq == std::string_view::npos
-                              ? span
-                              : Span{static_cast<uint32_t>(span.begin + written_eq + 1), span.end};
+    if (head.find('=') != std::string_view::npos) {
+      take_value_after_equals(option, words[i], view_text);
     } else if (std::ranges::find(kOptionsWithValue, head) != kOptionsWithValue.end() &&
                literal_is(words[i], head) && i + 1 < words.size()) {
-      option.last_word = ++i;
-      option.has_value = true;
-      option.value = literal_value(words[i]);
-      option.value_span = words[i].span;
+      take_next_word_as_value(option, words, i);
     }
     call.options.push_back(std::move(option));
   }
