@@ -339,6 +339,15 @@ class CommandMapper final : public CommandEditor {
     edit(view, span, std::move(replacement), std::move(reason));
   }
 
+  /// replace(), unless an earlier edit already covers the span; false then.
+  bool replace_if_free(uint32_t view, Span span, const std::string& replacement,
+                       std::string reason) {
+    LoggedEdit note{file_span(view, span), replacement, std::move(reason)};
+    if (!edits_[view].add(span, replacement, std::move(note))) return false;
+    mark_replaced(view, span);
+    return true;
+  }
+
   /// The text gone from a view, as disjoint intervals (begin -> end): a span
   /// is gone when one interval covers it. Logarithmic, so scripts with many
   /// rewrites stay linear overall.
@@ -583,12 +592,6 @@ class CommandMapper final : public CommandEditor {
            "environment, or a package added with --dependency)");
   }
 
-  static bool is_setup_tool(std::string_view program) {
-    return program == "module"sv || program == "ml"sv || program == "spack"sv ||
-           program == "conda"sv || program == "mamba"sv || program == "micromamba"sv ||
-           program.starts_with("vpkg_");
-  }
-
   /// The command a substitution's site runs inside: the first later site of
   /// the same view, outside substitutions, whose span holds it.
   const Site* enclosing_site(const Site& inner) const {
@@ -658,10 +661,10 @@ class CommandMapper final : public CommandEditor {
     }
     const std::optional<std::string_view> program = environment_interpreter(path);
     if (!program || is_replaced(site.view, span)) return;
-    LoggedEdit note{file_span(site.view, span), std::string(*program),
-                    "the workload's environment has the interpreter"};
-    if (!edits_[site.view].add(span, std::string(*program), std::move(note))) return;
-    mark_replaced(site.view, span);
+    if (!replace_if_free(site.view, span, std::string(*program),
+                         "the workload's environment has the interpreter")) {
+      return;
+    }
     const bool conda = path.find("/envs/") != std::string_view::npos ||
                        path.find("conda") != std::string_view::npos;
     const std::string_view prefix = path.substr(0, path.rfind("/bin/"));
@@ -686,9 +689,7 @@ class CommandMapper final : public CommandEditor {
   void replace_missing_python_version(const Site& site, Span span, std::string_view name,
                                       std::string_view written) {
     const bool python2 = name == "python2"sv || name.starts_with("python2.");
-    const bool other3 =
-        name.starts_with("python3.") && name != "python3.12"sv && name.size() > 8 &&
-        std::all_of(name.begin() + 8, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool other3 = is_python3_minor(name) && name != "python3.12"sv;
     if ((!python2 && !other3) || is_replaced(site.view, span)) return;
     const std::string shown(written);
     if (python2) {
@@ -699,9 +700,7 @@ class CommandMapper final : public CommandEditor {
              "port the program to Python 3 and run it with `python`");
       return;
     }
-    LoggedEdit note{file_span(site.view, span), "python3", "the environment's Python 3"};
-    if (!edits_[site.view].add(span, "python3", std::move(note))) return;
-    mark_replaced(site.view, span);
+    if (!replace_if_free(site.view, span, "python3", "the environment's Python 3")) return;
     report(Code::python_version_missing, site.view, span,
            "`" + shown +
                "` does not exist in AI Runtime's environment, whose Python 3 is 3.12 (environment "
@@ -733,11 +732,14 @@ class CommandMapper final : public CommandEditor {
       return std::nullopt;
     }
     if (name == "python" || name == "python3" || name == "torchrun") return name;
-    if (name.starts_with("python3.") && name.size() > 8 &&
-        std::all_of(name.begin() + 8, name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return "python3"sv;
-    }
+    if (is_python3_minor(name)) return "python3"sv;
     return std::nullopt;
+  }
+
+  /// `python3.N`, a minor version's interpreter name.
+  static bool is_python3_minor(std::string_view name) {
+    return name.starts_with("python3.") && name.size() > 8 &&
+           std::all_of(name.begin() + 8, name.end(), [](char c) { return c >= '0' && c <= '9'; });
   }
 
   /// A command that only prints about the Slurm job (often the script's

@@ -365,6 +365,16 @@ std::vector<Assignment> assignments_of(const ast::Command& command, const Site& 
   return out;
 }
 
+bool is_module_tool(std::string_view program) {
+  return program == "module"sv || program == "ml"sv || program == "spack"sv ||
+         program.starts_with("vpkg_");
+}
+
+bool is_setup_tool(std::string_view program) {
+  return is_module_tool(program) || program == "conda"sv || program == "mamba"sv ||
+         program == "micromamba"sv;
+}
+
 bool is_setup_command(const ast::Command& command, const std::string& program,
                       std::string_view view_text) {
   if (contains({"module", "ml", "spack", "conda", "mamba", "micromamba", "vpkg_require",
@@ -470,8 +480,7 @@ bool SetupMapper::map_setup_command(const Site& site) {
     return map_pip_install(site);
   if (!is_setup_command(command, site.program, text)) return false;
   const std::string first(editor_.source(site.view, command.words.front().span));
-  if (site.program == "module"sv || site.program == "ml"sv || site.program == "spack"sv ||
-      site.program.starts_with("vpkg_")) {
+  if (is_module_tool(site.program)) {
     report_module(site);
     editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
     return true;
@@ -552,8 +561,7 @@ bool SetupMapper::map_setup_command(const Site& site) {
 }
 
 void SetupMapper::map_evaluated_setup(const Site& eval, const Site& tool) {
-  if (tool.program == "module"sv || tool.program == "ml"sv || tool.program == "spack"sv ||
-      tool.program.starts_with("vpkg_")) {
+  if (is_module_tool(tool.program)) {
     report_module(tool);
   } else {
     editor_.report(Code::setup_command_removed, eval.view, eval.command->span,

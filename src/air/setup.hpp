@@ -69,6 +69,12 @@ struct Assignment {
                                                      const slurm::Site& site,
                                                      std::string_view view_text);
 
+/// Module systems and package managers whose loads report_module() reads:
+/// module, ml, spack, VALET's vpkg_*.
+[[nodiscard]] bool is_module_tool(std::string_view program);
+/// A setup tool AI Runtime nodes do not have: a module tool or conda's family.
+[[nodiscard]] bool is_setup_tool(std::string_view program);
+
 /// Programs that set up a cluster software environment (module, ml, spack,
 /// conda, mamba, micromamba, source .../activate).
 [[nodiscard]] bool is_setup_command(const ast::Command& command, const std::string& program,
