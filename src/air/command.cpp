@@ -13,6 +13,7 @@
 #include "air/process_counts.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
+#include "slurm/arithmetic.hpp"
 #include "source/ascii.hpp"
 #include "source/shebang.hpp"
 
@@ -2758,7 +2759,10 @@ class CommandMapper final : public CommandEditor {
       if (is_replaced(site.view, part.span) || is_replaced_in_nested_script(site, part.span)) {
         continue;
       }
-      if (part.kind == ast::PartKind::param) rewrite_variable(site, part);
+      if (part.kind == ast::PartKind::param) {
+        rewrite_variable(site, part);
+        rewrite_subscript_variables(site, part);
+      }
       if (deferred &&
           (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted)) {
         rewrite_deferred_variables(site, part);
@@ -2810,6 +2814,19 @@ class CommandMapper final : public CommandEditor {
       if (dollar_names_are_parts && (before == '$' || before == '{')) continue;
       rename_slurm_name_at(site, expression.begin, text, at, true);
     }
+  }
+
+  /// `${lrs[$SLURM_ARRAY_TASK_ID]}`, `${seeds[SLURM_PROCID]}`: an indexed
+  /// array's subscript is arithmetic, which the parser keeps as text.
+  void rewrite_subscript_variables(const Site& site, const ast::WordPart& param) {
+    if (param.inner.size() <= param.text.size()) return;  // $NAME, ${NAME}
+    const std::string_view inner = source(site.view, param.inner);
+    const std::optional<std::string_view> subscript = slurm::subscript_of(inner);
+    if (!subscript) return;
+    const auto begin =
+        static_cast<uint32_t>(param.inner.begin + (subscript->data() - inner.data()));
+    rewrite_arithmetic_variables(
+        site, Span{begin, static_cast<uint32_t>(begin + subscript->size())}, false);
   }
 
   /// Renames (or reports) the Slurm variable whose name starts at text[begin].

@@ -12,6 +12,7 @@
 #include "air/keyword_list.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
+#include "slurm/arithmetic.hpp"
 #include "source/ascii.hpp"
 
 namespace s2a::air {
@@ -42,6 +43,9 @@ constexpr std::array kProvided = {
     "C_INCLUDE_PATH"sv, "CPLUS_INCLUDE_PATH"sv, "MANPATH"sv, "PKG_CONFIG_PATH"sv,
     "CMAKE_PREFIX_PATH"sv};
 // clang-format on
+
+constexpr std::array kLoginFiles = {"/.bashrc"sv, "/.bash_profile"sv, "/.bash_login"sv,
+                                    "/.profile"sv};
 
 /// Slurm's own variables (other rules report $SLURM_*), PBS's and MPI's,
 /// bash's BASH_* and the locale's LC_*.
@@ -129,7 +133,7 @@ class AssignedNames {
         break;
       case ast::CommandKind::arith_for:
       case ast::CommandKind::arith_command:
-        add_identifiers(command.text);
+        add_arithmetic_targets(command.text);
         break;
       case ast::CommandKind::simple:
         for (const ast::Word& word : command.words) add_from_parts(word.parts);
@@ -148,18 +152,16 @@ class AssignedNames {
   void add_from_parts(const std::vector<ast::WordPart>& parts) {
     for (const ast::WordPart& part : parts) {
       if (part.kind == ast::PartKind::param && assigns_default(part)) add(part.text);
+      if (part.kind == ast::PartKind::arith) add_arithmetic_targets(part.text);
       if (part.script) add_from_list(part.script->body);
       add_from_parts(part.parts);
     }
   }
 
-  /// `(( i++ ))`, `(( n = n + 1 ))`: any identifier may be assigned.
-  void add_identifiers(std::string_view text) {
-    for (size_t i = 0; i < text.size();) {
-      size_t j = i;
-      while (j < text.size() && is_variable_name_char(text[j])) ++j;
-      if (j > i && is_variable_name(text.substr(i, j - i))) add(text.substr(i, j - i));
-      i = std::max(j, i + 1);
+  /// `(( i++ ))`, `(( n = n + 1 ))`, `$(( total += x ))`.
+  void add_arithmetic_targets(std::string_view expression) {
+    for (const slurm::ArithmeticName& name : slurm::arithmetic_names(expression)) {
+      if (name.assigned) add(name.name);
     }
   }
 
@@ -179,9 +181,15 @@ struct Uses {
 
 class UseCollector {
  public:
-  UseCollector(const AssignedNames& assigned, Uses& uses) : assigned_(assigned), uses_(uses) {}
+  /// `text`: the file, which the spans of the commands collected index.
+  UseCollector(const AssignedNames& assigned, Uses& uses, std::string_view text)
+      : assigned_(assigned), uses_(uses), text_(text) {}
 
   void collect(const ast::Command& command) {
+    if (!command.text.empty() && (command.kind == ast::CommandKind::arith_command ||
+                                  command.kind == ast::CommandKind::arith_for)) {
+      collect_arithmetic_head(command);
+    }
     for (const ast::Word& word : command.words) collect(word.parts);
     for (const ast::Assignment& a : command.assignments) {
       collect(a.value.parts);
@@ -196,14 +204,54 @@ class UseCollector {
  private:
   void collect(const std::vector<ast::WordPart>& parts) {
     for (const ast::WordPart& part : parts) {
-      if (part.kind == ast::PartKind::param && !has_own_default(part) && inherited(part.text)) {
-        // Compound heads are collected after the sites: keep the earliest.
-        if (uses_.count++ == 0 || part.span.begin < uses_.first.begin) uses_.first = part.span;
-        if (std::find(uses_.names.begin(), uses_.names.end(), part.text) == uses_.names.end()) {
-          uses_.names.push_back(part.text);
-        }
+      if (part.kind == ast::PartKind::param) {
+        if (!has_own_default(part) && inherited(part.text)) add_use(part.text, part.span);
+        collect_subscript(part);
+      }
+      if (part.kind == ast::PartKind::arith) {
+        collect_arithmetic(part.text, part.inner.begin, /*bare_names=*/true);
       }
       collect(part.parts);
+    }
+  }
+
+  /// `$(( NSEEDS * 2 ))`, `(( i < N ))`: a name read with or without `$`.
+  /// In a subscript only `$NAME` counts: `${map[key]}` may be a string key.
+  void collect_arithmetic(std::string_view expression, uint32_t base, bool bare_names) {
+    for (const slurm::ArithmeticName& name : slurm::arithmetic_names(expression)) {
+      if (name.assigned || !(bare_names || name.dollar) || !inherited(name.name)) continue;
+      const auto begin = static_cast<uint32_t>(base + name.at);
+      add_use(name.name, Span{begin, static_cast<uint32_t>(begin + name.name.size())});
+    }
+  }
+
+  /// `${lrs[$INDEX]}`.
+  void collect_subscript(const ast::WordPart& param) {
+    if (param.inner.size() <= param.text.size() || param.inner.end > text_.size()) return;
+    const std::string_view inner = text_.substr(param.inner.begin, param.inner.size());
+    const std::optional<std::string_view> subscript = slurm::subscript_of(inner);
+    if (!subscript) return;
+    collect_arithmetic(
+        *subscript, static_cast<uint32_t>(param.inner.begin + (subscript->data() - inner.data())),
+        /*bare_names=*/false);
+  }
+
+  /// `(( i < N ))`, `for (( i = 0; i < N; i++ ))`: Command::text is the
+  /// expression after `((`.
+  void collect_arithmetic_head(const ast::Command& command) {
+    if (command.span.end > text_.size()) return;
+    const std::string_view written = text_.substr(command.span.begin, command.span.size());
+    const size_t open = written.find("((");
+    if (open == std::string_view::npos) return;
+    collect_arithmetic(command.text, static_cast<uint32_t>(command.span.begin + open + 2),
+                       /*bare_names=*/true);
+  }
+
+  void add_use(std::string_view name, Span span) {
+    // Compound heads are collected after the sites: keep the earliest.
+    if (uses_.count++ == 0 || span.begin < uses_.first.begin) uses_.first = span;
+    if (std::find(uses_.names.begin(), uses_.names.end(), name) == uses_.names.end()) {
+      uses_.names.emplace_back(name);
     }
   }
 
@@ -216,6 +264,7 @@ class UseCollector {
 
   const AssignedNames& assigned_;
   Uses& uses_;
+  std::string_view text_;
   std::unordered_map<std::string_view, bool> verdicts_;  // views of the AST's names
 };
 
@@ -245,11 +294,27 @@ void add_exported_names(const slurm::Job& job, AssignedNames& assigned) {
   }
 }
 
+/// `/etc/profile`, `~/.bashrc`, `$HOME/.bash_profile`: the cluster's login
+/// environment and the user's, which AI Runtime nodes do not have either.
+bool is_login_file(std::string_view path) {
+  while (!path.empty() && (path.front() == '"' || path.front() == '\'')) path.remove_prefix(1);
+  while (!path.empty() && (path.back() == '"' || path.back() == '\'')) path.remove_suffix(1);
+  return path.starts_with("/etc/") ||
+         std::any_of(kLoginFiles.begin(), kLoginFiles.end(),
+                     [&](std::string_view file) { return path.ends_with(file); });
+}
+
 /// A `source`/`.` or `eval` that stays in the command (not a removed setup
 /// line such as conda.sh or venv/bin/activate): what it sets is not known,
-/// so later uses are not judged.
-bool may_set_unknown_variables(std::string_view program) {
-  return program == "source" || program == "." || program == "eval";
+/// so later uses are not judged. A login file sets nothing the job has on
+/// AI Runtime, so judging goes on after it.
+bool may_set_unknown_variables(const slurm::Site& site, std::string_view text) {
+  const std::string_view program = site.program;
+  if (program == "eval") return true;
+  if (program != "source" && program != ".") return false;
+  const auto& words = site.command->words;
+  if (words.size() != 2 || words[1].span.end > text.size()) return true;
+  return !is_login_file(text.substr(words[1].span.begin, words[1].span.size()));
 }
 
 std::string listed(const std::vector<std::string>& names) {
@@ -272,14 +337,14 @@ void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
   assigned.add_from_list(body.parse.script.body);
   for (const slurm::Site& site : body.sites) assigned.add_from_site(site);
   Uses uses;
-  UseCollector collector(assigned, uses);
+  UseCollector collector(assigned, uses, body.views[0].text);
   uint32_t judged_until = UINT32_MAX;  // where a `source` or `eval` may set anything
   for (const slurm::Site& site : body.sites) {
     if (site.view != 0) continue;  // a `bash -c` script's variables are judged with its own
     // module/conda lines are removed from the command: their uses go too.
     if (is_setup_command(*site.command, site.program, body.views[0].text)) continue;
     collector.collect(*site.command);
-    if (may_set_unknown_variables(site.program)) {
+    if (may_set_unknown_variables(site, body.views[0].text)) {
       judged_until = site.command->span.begin;
       break;
     }

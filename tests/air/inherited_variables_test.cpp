@@ -101,6 +101,38 @@ TEST(InheritedVariables, NotJudgedAfterASourceThatStaysOrForAJobWithoutTheShells
   EXPECT_TRUE(inherited("echo $DATA $WORK\n", named).empty());
 }
 
+// Arithmetic keeps its names as text: `$((NSEEDS))`, `(( i < N ))`, the
+// `$INDEX` of a subscript. Names it assigns are the script's own.
+TEST(InheritedVariables, NamesReadInArithmeticAreUses) {
+  const auto reports = inherited(
+      "lrs=(0.1 0.01); declare -A map\n"
+      "for i in $(seq 1 $((NSEEDS))); do\n"
+      "  python train.py --seed $(( $OFFSET + i )) --lr ${lrs[$IDX]} --x ${map[key]}\n"
+      "done\n"
+      "for (( j = 0; j < ${ROUNDS}; j++ )); do :; done\n"
+      "(( n = 10#$DAY + 0x1F + 2#101 ))\n"
+      "echo $(( total += 1 )) $(( ++count )) $(( $(wc -l < f) + 1 ))\n"
+      "echo $total $count $n $j\n");
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].span.begin, kHeader.size() + 31 + 20);
+  EXPECT_NE(reports[0].message.find("$NSEEDS, $OFFSET, $IDX, $ROUNDS, $DAY are never set in the "
+                                    "script (5 uses)"),
+            std::string::npos)
+      << reports[0].message;
+}
+
+// /etc/profile and ~/.bashrc are the cluster's and the user's login files:
+// what they set, AI Runtime nodes do not have either.
+TEST(InheritedVariables, JudgedOnAfterSourcingALoginFile) {
+  for (const char* login : {". /etc/profile", "source ~/.bashrc", "source \"$HOME/.bash_profile\"",
+                            "source /etc/profile.d/site.sh"}) {
+    const auto reports = inherited(std::string(login) + "\nckpt=$SCRATCH/run1\n");
+    ASSERT_EQ(reports.size(), 1u) << login;
+    EXPECT_NE(reports[0].message.find("$SCRATCH is never set"), std::string::npos);
+  }
+  EXPECT_TRUE(inherited("source ./bashrc\nckpt=$SCRATCH/run1\n").empty());
+}
+
 TEST(InheritedVariables, ABashCScriptsVariablesAreItsOwn) {
   EXPECT_TRUE(inherited("srun bash -c 'echo $RANK_FILE'\n").empty());
 }

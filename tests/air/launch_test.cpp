@@ -1269,6 +1269,26 @@ TEST(SlurmVariablesInCompoundCommands, ThoseWithoutEquivalentAreReported) {
   EXPECT_EQ(lines, (std::vector<uint32_t>{3, 4}));
 }
 
+// An indexed array's subscript is arithmetic too: `${lrs[$SLURM_PROCID]}`.
+TEST(SlurmVariablesInCompoundCommands, ArraySubscriptsAreRenamedOrReported) {
+  const Translation t = run(script(k2x8,
+                                   "lrs=(0.1 0.01)\n"
+                                   "echo ${lrs[$SLURM_NNODES - 1]} ${#lrs[SLURM_NNODES]} "
+                                   "${lrs[${SLURM_NNODES}]:-1}\n"
+                                   "srun python train.py --lr ${lrs[$SLURM_ARRAY_TASK_ID]} "
+                                   "${X#[S]}\n"));
+  EXPECT_EQ(body_of(t),
+            "lrs=(0.1 0.01)\n"
+            "echo ${lrs[$NUM_NODES - 1]} ${#lrs[NUM_NODES]} ${lrs[${NUM_NODES}]:-1}\n"
+            "python train.py --lr ${lrs[$SLURM_ARRAY_TASK_ID]} ${X#[S]}\n");
+  std::vector<uint32_t> columns;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::slurm_variable_unmapped)
+      columns.push_back(t.file->line_col(d.span.begin).col);
+  }
+  EXPECT_EQ(columns, (std::vector<uint32_t>{34}));
+}
+
 // Redirections of compound commands, and the commands in them.
 TEST(SlurmVariablesInCompoundCommands, RedirectionsAreMappedToo) {
   const Translation t =
