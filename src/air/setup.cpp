@@ -3,6 +3,7 @@
 #include "air/setup.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <map>
 
@@ -1225,6 +1226,76 @@ void SetupMapper::report_container_engine(const Site& site, size_t start) {
             "environment.docker_image (unity_catalog_image with --target-schema cli-1.20)");
 }
 
+namespace {
+
+/// A language runtime or application outside Python that clusters provide
+/// and AI Runtime's environment does not.
+struct ForeignRuntime {
+  std::string_view program;
+  std::string_view runtime;  // as its users name it
+  std::string_view module;   // its module's usual name, looked up in the site profile
+};
+
+const ForeignRuntime* foreign_runtime(std::string_view program) {
+  static constexpr std::array<ForeignRuntime, 16> kRuntimes = {{
+      {"Rscript", "R", "R"},
+      {"R", "R", "R"},
+      {"matlab", "MATLAB", "matlab"},
+      {"julia", "Julia", "julia"},
+      {"octave", "GNU Octave", "octave"},
+      {"octave-cli", "GNU Octave", "octave"},
+      {"wolframscript", "Mathematica", "mathematica"},
+      {"MathKernel", "Mathematica", "mathematica"},
+      {"WolframKernel", "Mathematica", "mathematica"},
+      {"sas", "SAS", "sas"},
+      {"stata", "Stata", "stata"},
+      {"stata-mp", "Stata", "stata"},
+      {"stata-se", "Stata", "stata"},
+      {"comsol", "COMSOL", "comsol"},
+      {"g16", "Gaussian", "gaussian"},
+      {"g09", "Gaussian", "gaussian"},
+  }};
+  const auto* found = std::find_if(kRuntimes.begin(), kRuntimes.end(),
+                                   [&](const ForeignRuntime& r) { return r.program == program; });
+  return found == kRuntimes.end() ? nullptr : found;
+}
+
+}  // namespace
+
+/// `Rscript fit.R`, `matlab -batch train`, `julia run.jl`: the cluster's
+/// module gave the job the program; an AI Runtime node has Python only. Once
+/// per runtime, at its first call. Not where an image replaces the
+/// environment (it may have the program) or the site profile maps the
+/// runtime's module.
+void SetupMapper::report_foreign_program(const Site& site, size_t start) {
+  if (options_.custom_image) return;
+  const auto& words = site.command->words;
+  std::optional<std::string> storage;
+  const std::string_view program =
+      start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
+  const ForeignRuntime* runtime = foreign_runtime(program);
+  if (runtime == nullptr) return;
+  if (std::find(foreign_runtimes_reported_.begin(), foreign_runtimes_reported_.end(),
+                runtime->runtime) != foreign_runtimes_reported_.end()) {
+    return;
+  }
+  if (options_.profile != nullptr && (profile::find_module(*options_.profile, runtime->module) ||
+                                      profile::find_module(*options_.profile, runtime->runtime))) {
+    return;
+  }
+  foreign_runtimes_reported_.push_back(runtime->runtime);
+  editor_.report(Code::program_not_in_environment, site.view, words[start].span,
+                 "`" + std::string(program) + "` runs " + std::string(runtime->runtime) +
+                     ", which AI Runtime nodes do not have (their environment is Python): this "
+                     "line and every later call fail with \"command not found\"",
+                 "run the workload in a custom container image that has " +
+                     std::string(runtime->runtime) +
+                     " (environment.docker_image; unity_catalog_image with --target-schema "
+                     "cli-1.20), or port the step to Python; if your image provides it, map its "
+                     "module in the site profile (modules: {" +
+                     std::string(runtime->module) + ": provided})");
+}
+
 const std::string* SetupMapper::add_conda_environment(const std::string& env) {
   const auto* profile = options_.profile;
   if (profile == nullptr) return nullptr;
@@ -1300,6 +1371,7 @@ void SetupMapper::unwrap_container(const Site& site) {
       words, start, body_.views[site.view].text, body_.container_options_of(site));
   if (!call) {
     report_container_engine(site, start);
+    report_foreign_program(site, start);
     return;
   }
   if (call->image + 1 >= words.size()) {

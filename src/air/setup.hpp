@@ -129,6 +129,7 @@ class SetupMapper {
   [[nodiscard]] std::string shifter_variable(const slurm::Site& site,
                                              const ContainerOption& option) const;
   void report_container_engine(const slurm::Site& site, size_t start);
+  void report_foreign_program(const slurm::Site& site, size_t start);
   /// The site profile's requirements file for conda environment `env`,
   /// added to the dependencies; nullptr when the profile does not map it.
   const std::string* add_conda_environment(const std::string& env);
@@ -163,6 +164,7 @@ class SetupMapper {
   std::optional<std::unordered_map<std::string_view, int>> variable_writes_;  // when first asked
   std::optional<uint32_t> first_kept_source_;                                 // when first asked
   std::optional<std::string> kept_pip_install_;  // the first `pip install` left in the command
+  std::vector<std::string_view> foreign_runtimes_reported_;  // "R", "MATLAB": once each
 };
 
 }  // namespace s2a::air

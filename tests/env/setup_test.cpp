@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "air/map_workload.hpp"
+#include "profile/profile.hpp"
 #include "support/run_process.hpp"
 #include "translate.hpp"
 
@@ -599,6 +600,34 @@ TEST(Containers, ContainerEnginesTheNodesLackAreReported) {
   }
   EXPECT_EQ(reported, (std::vector<std::string>{"`docker pull`", "`docker run` +image",
                                                 "`podman run` +image", "`enroot start` +image"}));
+}
+
+// R, MATLAB, Julia: the cluster's module gave the job the program; AI
+// Runtime's environment is Python. Once per runtime, at the first call.
+TEST(ForeignPrograms, RAndMatlabAndJuliaAreReportedOnceEach) {
+  const Translation t =
+      run("module load R/4.1\nRscript fit.R\nsrun --ntasks=1 Rscript more.R\nR CMD BATCH x.R\n"
+          "timeout 1h matlab -batch train\njulia run.jl\necho Rscript is gone\npython t.py\n");
+  std::vector<uint32_t> lines;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::program_not_in_environment) {
+      lines.push_back(t.file->line_col(d.span.begin).line);
+    }
+  }
+  EXPECT_EQ(lines, (std::vector<uint32_t>{4, 7, 8}));
+  EXPECT_NE(messages_of(t, Code::program_not_in_environment)
+                .find("`Rscript` runs R, which AI Runtime nodes do not have"),
+            std::string::npos);
+}
+
+// An image may have the program; a profile that maps the module says so.
+TEST(ForeignPrograms, NotReportedWithAnImageOrAMappedModule) {
+  EXPECT_FALSE(has_code(run("singularity exec r.sif Rscript fit.R\nRscript more.R\n"),
+                        Code::program_not_in_environment));
+  TranslateOptions options;
+  options.profile = profile::parse_profile("modules:\n  R: provided\n", "site.yaml");
+  EXPECT_FALSE(has_code(run("Rscript fit.R\n", options), Code::program_not_in_environment));
+  EXPECT_TRUE(has_code(run("matlab -batch x\n", options), Code::program_not_in_environment));
 }
 
 TEST(Containers, OptionsKeptInAVariableAreOptionsNotTheImage) {
