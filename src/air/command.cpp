@@ -10,6 +10,7 @@
 #include "air/compute.hpp"
 #include "air/keyword_list.hpp"
 #include "air/launch.hpp"
+#include "air/private_addresses.hpp"
 #include "air/process_counts.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
@@ -289,6 +290,7 @@ class CommandMapper final : public CommandEditor {
       unwrap_nested_script(*site);
     }
     report_cluster_paths();
+    report_private_addresses();
     for (const Site& site : body_.sites) report_software_setup_under_opt(site);
     report_idle_nodes();
     const slurm::TextView& top = body_.views[0];
@@ -459,6 +461,44 @@ class CommandMapper final : public CommandEditor {
         paths, [&](const ClusterPath& p) { return !p.assignment && is_replaced(p.view, p.span); });
     for (ClusterPathReport& r : describe_cluster_paths(paths)) {
       report(r.code, r.view, r.span, std::move(r.message), std::move(r.hint));
+    }
+  }
+
+  /// `--coordinator-server-ip 10.6.7.244`, `http_proxy=http://10.10.2.1:8123`,
+  /// `--mca btl_tcp_if_include 10.200.0.0/16`: the cluster's own network.
+  /// Once per address, in words that stay in the command.
+  void report_private_addresses() {
+    if (!find_private_address(file_.text())) return;  // nearly every script
+    std::vector<std::string_view> reported;
+    const auto check = [&](const Site& site, Span span) {
+      const std::string_view text = source(site.view, span);
+      if (text.starts_with("SSH_")) return;  // export SSH_CONNECTION=...: see below
+      for (auto found = find_private_address(text); found;
+           found = find_private_address(text, found->at + found->written.size())) {
+        const auto begin = static_cast<uint32_t>(span.begin + found->at);
+        const Span at{begin, static_cast<uint32_t>(begin + found->written.size())};
+        if (is_replaced(site.view, at) ||
+            std::find(reported.begin(), reported.end(), found->written) != reported.end()) {
+          continue;
+        }
+        reported.push_back(found->written);
+        report(Code::private_network_address, site.view, at,
+               "`" + std::string(found->written) + "` is on the cluster's private network (" +
+                   std::string(found->network) +
+                   "): AI Runtime nodes are on another network and cannot reach it",
+               "the workload's first node is $MASTER_ADDR; a service the cluster ran (a "
+               "coordinator, proxy, database or dashboard) must be reachable from Databricks by a "
+               "name or public address, or run inside the workload");
+      }
+    };
+    for (const Site& site : body_.sites) {
+      const ast::Command& command = *site.command;
+      for (const ast::Word& word : command.words) check(site, word.span);
+      for (const ast::Assignment& a : command.assignments) {
+        // SSH_CONNECTION="10.1.2.3 ...": a dump of the login session, not used.
+        if (!a.name.starts_with("SSH_")) check(site, a.value.span);
+      }
+      for (const ast::Redirect& redirect : command.redirects) check(site, redirect.target.span);
     }
   }
 
