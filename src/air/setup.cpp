@@ -471,6 +471,100 @@ SetupMapper::WorkingDirectory SetupMapper::working_directory_at(const Site& site
   return where;
 }
 
+namespace {
+
+/// `"./venv/"` → `venv`: how two words naming one directory compare.
+std::string_view environment_dir(std::string_view written) {
+  while (!written.empty() && (written.front() == '"' || written.front() == '\'')) {
+    written.remove_prefix(1);
+  }
+  while (!written.empty() && (written.back() == '"' || written.back() == '\'')) {
+    written.remove_suffix(1);
+  }
+  while (written.starts_with("./")) written.remove_prefix(2);
+  while (written.size() > 1 && written.back() == '/') written.remove_suffix(1);
+  return written;
+}
+
+/// The directory word of `python3 -m venv [opts] DIR`, `virtualenv [opts]
+/// DIR` or `uv venv [opts] DIR`; SIZE_MAX for any other command.
+size_t created_environment_word(const Site& site) {
+  const auto& words = site.command->words;
+  size_t i = 0;
+  if (site.program == "virtualenv"sv) {
+    i = 1;
+  } else if (site.program == "uv"sv && words.size() > 1 && slurm::literal_is(words[1], "venv")) {
+    i = 2;
+  } else if (site.program.starts_with("python") && words.size() > 2 &&
+             slurm::literal_is(words[1], "-m") && slurm::literal_is(words[2], "venv")) {
+    i = 3;
+  } else {
+    return SIZE_MAX;
+  }
+  for (; i < words.size(); ++i) {
+    const std::optional<std::string> option = slurm::literal_value(words[i]);
+    if (!option || !option->starts_with('-')) return i;
+    // virtualenv's and uv's options with a separate value: -p python3.
+    if (contains({"-p", "--python", "--prompt", "--seeder", "--activators", "--creator"},
+                 *option)) {
+      ++i;
+    }
+  }
+  return SIZE_MAX;
+}
+
+}  // namespace
+
+const Site* SetupMapper::creation_of(std::string_view dir) {
+  if (!created_environments_) {
+    created_environments_.emplace();
+    for (const Site& site : body_.sites) {
+      const size_t word = created_environment_word(site);
+      if (word == SIZE_MAX) continue;
+      created_environments_->push_back(
+          {std::string(environment_dir(editor_.source(site.view, site.command->words[word].span))),
+           &site});
+    }
+  }
+  for (const CreatedEnvironment& created : *created_environments_) {
+    if (created.dir == dir) return created.site;
+  }
+  return nullptr;
+}
+
+bool SetupMapper::activates_created_environment(std::string_view target) {
+  const std::string_view path = environment_dir(target);
+  constexpr std::string_view kActivate = "/bin/activate";
+  return path.ends_with(kActivate) &&
+         creation_of(path.substr(0, path.size() - kActivate.size())) != nullptr;
+}
+
+bool SetupMapper::remove_environment_creation(const Site& site) {
+  const size_t word = created_environment_word(site);
+  if (word == SIZE_MAX) return false;
+  const std::string_view dir =
+      environment_dir(editor_.source(site.view, site.command->words[word].span));
+  const bool activated =
+      std::any_of(body_.sites.begin(), body_.sites.end(), [&](const Site& other) {
+        if ((other.program != "source"sv && other.program != "."sv) ||
+            other.command->words.size() < 2) {
+          return false;
+        }
+        const std::string_view target =
+            environment_dir(editor_.source(other.view, other.command->words[1].span));
+        return target == std::string(dir) + "/bin/activate";
+      });
+  if (!activated) return false;
+  editor_.report(Code::setup_command_removed, site.view, site.command->span,
+                 "`" + std::string(editor_.source(site.view, site.command->span)) +
+                     "` creates the virtual environment the script activates; the workload's "
+                     "environment takes its place, and what the script installs into it moves "
+                     "to environment.dependencies (or stays in the command, where reported)",
+                 "check environment.dependencies against what the environment had");
+  editor_.remove_statement(site, "the workload's environment replaces the virtual environment", {});
+  return true;
+}
+
 bool SetupMapper::map_setup_command(const Site& site) {
   const ast::Command& command = *site.command;
   const std::string_view text = body_.views[site.view].text;
@@ -479,6 +573,7 @@ bool SetupMapper::map_setup_command(const Site& site) {
                           slurm::literal_is(command.words[2], "pip");
   if (site.program == "pip"sv || site.program == "pip3"sv || python_pip)
     return map_pip_install(site);
+  if (remove_environment_creation(site)) return true;
   if (!is_setup_command(command, site.program, text)) return false;
   const std::string first(editor_.source(site.view, command.words.front().span));
   if (is_module_tool(site.program)) {
@@ -542,20 +637,23 @@ bool SetupMapper::map_setup_command(const Site& site) {
   const bool conda_hook = target.ends_with("/conda.sh") || target == "conda.sh";
   const std::string line = "`" + first + " " + target + "`";
   const std::string what =
-      spack || modules
-          ? line + " sets up " +
-                (spack  ? "spack"
-                 : lmod ? "Lmod"
-                        : "environment modules (the `module` command)") +
-                ", which AI Runtime nodes do not have"
+      spack || modules ? line + " sets up " +
+                             (spack  ? "spack"
+                              : lmod ? "Lmod"
+                                     : "environment modules (the `module` command)") +
+                             ", which AI Runtime nodes do not have"
       : conda_hook ? line + " defines the `conda` command, which AI Runtime nodes do not have"
-                   : "the virtual environment activated by " + line +
-                         " does not exist on AI Runtime nodes";
+      : activates_created_environment(target)
+          ? "the virtual environment activated by " + line +
+                ", which the script creates, is replaced by the workload's environment"
+          : "the virtual environment activated by " + line + " does not exist on AI Runtime nodes";
   const std::string hint =
       spack || modules ? "what the modules provided is reported where they are loaded"
       : conda_hook     ? "the environment's packages are reported where it is activated"
-                       : "run `pip freeze > requirements.txt` in the environment, keep the "
-                         "packages the job needs and pass --requirements requirements.txt";
+      : activates_created_environment(target)
+          ? "the packages the script installs into it are reported at each `pip install`"
+          : "run `pip freeze > requirements.txt` in the environment, keep the packages the job "
+            "needs and pass --requirements requirements.txt";
   editor_.report(Code::setup_command_removed, site.view, command.span, what, hint);
   editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
   return true;
@@ -699,6 +797,19 @@ void SetupMapper::report_module(const Site& site) {
   editor_.report(Code::setup_command_removed, site.view, site.command->span, message, hint);
 }
 
+namespace {
+
+/// `-f DIR`, `--find-links=DIR`: pip reads packages from there.
+bool has_find_links(const Site& site) {
+  return std::any_of(site.command->words.begin(), site.command->words.end(),
+                     [](const ast::Word& word) {
+                       const std::optional<std::string> arg = slurm::literal_value(word);
+                       return arg && (arg->starts_with("-f") || arg->starts_with("--find-links"));
+                     });
+}
+
+}  // namespace
+
 bool SetupMapper::map_pip_install(const Site& site) {
   const auto& words = site.command->words;
   size_t i = site.program == "pip"sv || site.program == "pip3"sv ? 1 : 3;
@@ -712,11 +823,18 @@ bool SetupMapper::map_pip_install(const Site& site) {
   std::vector<std::string> packages;
   std::string keep_reason;
   std::string moved_from;  // the directory a requirements file is read from
+  const ast::Word* no_index = nullptr;
   for (++i; i < words.size() && keep_reason.empty(); ++i) {
     const auto arg = slurm::literal_value(words[i]);
     if (!arg) {
       keep_reason = "`" + std::string(editor_.source(site.view, words[i].span)) + "` is computed";
       break;
+    }
+    // Alliance (Compute Canada) clusters point pip at their own wheelhouse
+    // in pip.conf; with a --find-links of its own the command stays anyway.
+    if (*arg == "--no-index") {
+      no_index = &words[i];
+      continue;
     }
     if (*arg == "-r" || *arg == "--requirement" || arg->starts_with("--requirement=") ||
         (arg->starts_with("-r") && arg->size() > 2)) {
@@ -766,8 +884,21 @@ bool SetupMapper::map_pip_install(const Site& site) {
     keep_reason = "an earlier `pip install` (`" + directives::detail::excerpt(*kept_pip_install_) +
                   "`) stays in the command, and this one must still run after it";
   }
+  const bool wheelhouse_only = no_index != nullptr && !has_find_links(site);
   if (!keep_reason.empty()) {
     if (!kept_pip_install_) kept_pip_install_ = written;
+    if (wheelhouse_only) {
+      // With the blank after it, so the words around close up.
+      const bool blank_after =
+          editor_.source(site.view, Span{no_index->span.end, no_index->span.end + 1}) == " ";
+      editor_.edit(site.view,
+                   Span{no_index->span.begin, no_index->span.end + (blank_after ? 1 : 0)}, "",
+                   "AI Runtime nodes have no cluster wheelhouse: pip installs from PyPI");
+      keep_reason +=
+          "; its `--no-index` is removed: it left pip only the cluster's own "
+          "wheelhouse (pip.conf's find-links), which AI Runtime nodes do not have, so "
+          "pip now installs from PyPI";
+    }
     editor_.report(
         Code::pip_install_kept, site.view, site.command->span,
         "`pip install` stays in the command and runs on every node at every start: " + keep_reason,
@@ -777,16 +908,20 @@ bool SetupMapper::map_pip_install(const Site& site) {
   }
   for (std::string& p : packages) result_.dependencies.push_back(std::move(p));
   editor_.remove_statement(site, "the packages move to environment.dependencies", {});
-  editor_.report(Code::pip_install_moved, site.view, site.command->span,
-                 packages.empty()
-                     ? std::string("`pip install` of pip's own tooling is removed: the environment "
-                                   "brings its own")
-                 : moved_from.empty()
-                     ? std::string("`pip install` moves to environment.dependencies")
-                     : "`pip install` moves to environment.dependencies, its requirements file "
-                       "named from the code root: the command runs in `" +
-                           moved_from + "`",
-                 "check the package versions: the environment installs them when it is built");
+  editor_.report(
+      Code::pip_install_moved, site.view, site.command->span,
+      packages.empty()
+          ? std::string("`pip install` of pip's own tooling is removed: the environment "
+                        "brings its own")
+          : (moved_from.empty()
+                 ? std::string("`pip install` moves to environment.dependencies")
+                 : "`pip install` moves to environment.dependencies, its requirements "
+                   "file named from the code root: the command runs in `" +
+                       moved_from + "`") +
+                (wheelhouse_only ? "; with `--no-index` pip read only the cluster's own wheelhouse "
+                                   "(pip.conf's find-links), and the environment installs from PyPI"
+                                 : ""),
+      "check the package versions: the environment installs them when it is built");
   return true;
 }
 

@@ -129,6 +129,14 @@ class SetupMapper {
   [[nodiscard]] std::string shifter_variable(const slurm::Site& site,
                                              const ContainerOption& option) const;
   void report_container_engine(const slurm::Site& site, size_t start);
+  /// `python3 -m venv env` / `virtualenv env` of an environment the script
+  /// activates: removed with the activation; true when it was.
+  bool remove_environment_creation(const slurm::Site& site);
+  /// The line that creates the environment in `dir`, or nullptr.
+  const slurm::Site* creation_of(std::string_view dir);
+  /// `source DIR/bin/activate` (the word `target`) of an environment the
+  /// script creates.
+  bool activates_created_environment(std::string_view target);
   void report_foreign_program(const slurm::Site& site, size_t start);
   /// The site profile's requirements file for conda environment `env`,
   /// added to the dependencies; nullptr when the profile does not map it.
@@ -165,6 +173,11 @@ class SetupMapper {
   std::optional<uint32_t> first_kept_source_;                                 // when first asked
   std::optional<std::string> kept_pip_install_;  // the first `pip install` left in the command
   std::vector<std::string_view> foreign_runtimes_reported_;  // "R", "MATLAB": once each
+  struct CreatedEnvironment {
+    std::string dir;  // as written, without quotes, `./` or a trailing `/`
+    const slurm::Site* site = nullptr;
+  };
+  std::optional<std::vector<CreatedEnvironment>> created_environments_;  // when first asked
 };
 
 }  // namespace s2a::air

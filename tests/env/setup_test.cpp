@@ -68,6 +68,10 @@ INSTANTIATE_TEST_SUITE_P(
         DependencyCase{"pip install $EXTRA\n", {}, false},
         DependencyCase{"pip install --index-url https://pypi.example/simple torch\n", {}, false},
         DependencyCase{"if true; then pip install wandb; fi\n", {}, false},
+        // Alliance clusters: --no-index read the site's wheelhouse (pip.conf).
+        DependencyCase{
+            "pip install --no-index torch transformers\n", {"torch", "transformers"}, true},
+        DependencyCase{"pip install --no-index --find-links=/wheels torch\n", {}, false},
         // The requirements file is read from the directory the cds before
         // it enter: named from the code root, or kept where that is unknown.
         DependencyCase{
@@ -164,6 +168,42 @@ TEST(PipInstallOrder, AnInstallAfterAKeptOneStays) {
   ASSERT_TRUE(uninstall.workload);
   EXPECT_TRUE(uninstall.workload->environment.dependencies.empty());
   EXPECT_TRUE(command_has(uninstall, "pip uninstall -y torch\npip install torch==2.1.0\n"));
+}
+
+// `--no-index` in a kept install leaves pip nothing to install from.
+TEST(PipInstall, NoIndexIsRemovedFromAKeptInstall) {
+  const Translation t =
+      run("for p in a b; do pip install --no-index $p; done\npip install --no-index -f /w c\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "pip install $p; done\npip install --no-index -f /w c\n"))
+      << t.workload->command;
+  EXPECT_NE(messages_of(t, Code::pip_install_kept).find("its `--no-index` is removed"),
+            std::string::npos);
+}
+
+// A virtual environment the script creates and activates: the workload's
+// environment takes its place, so the creation goes with the activation.
+TEST(CreatedEnvironment, IsRemovedWithItsActivation) {
+  const Translation t =
+      run("virtualenv --no-download -p python3 $SLURM_TMPDIR/env\n"
+          "source $SLURM_TMPDIR/env/bin/activate\npip install --no-index torch\n"
+          "python3 -m venv ./venv/exp/ && source venv/exp/bin/activate\n"
+          "python -m venv unused\nuv venv other\npython train.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "# [slurm2air] virtualenv --no-download")) << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\n: '[slurm2air] python3 -m venv ./venv/exp/' && : "))
+      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\npython -m venv unused\nuv venv other\n")) << t.workload->command;
+  EXPECT_EQ(t.workload->environment.dependencies, std::vector<std::string>{"torch"});
+  const std::string messages = messages_of(t, Code::setup_command_removed);
+  EXPECT_NE(messages.find("`virtualenv --no-download -p python3 $SLURM_TMPDIR/env` creates the "
+                          "virtual environment the script activates"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("`source $SLURM_TMPDIR/env/bin/activate`, which the script creates, "
+                          "is replaced by the workload's environment"),
+            std::string::npos)
+      << messages;
 }
 
 // An environment's interpreter run without activating it: the environment
