@@ -313,9 +313,11 @@ const OptionTable& srun_options() {
 
 bool option_accumulates(const OptionSpec& spec) {
   // -v raises the log level per occurrence; pyxis appends every
-  // --container-mounts / --container-env value to its list.
+  // --container-mounts / --container-env value to its list; sbatch ORs every
+  // --mail-type into one set (arg_set_mail_type: `opt->mail_type |= ...`).
   const std::string_view name = spec.canonical();
-  return name == "verbose" || name == "container-mounts" || name == "container-env";
+  return name == "verbose" || name == "container-mounts" || name == "container-env" ||
+         name == "mail-type";
 }
 
 }  // namespace s2a::directives

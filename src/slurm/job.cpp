@@ -266,6 +266,26 @@ void report_overridden(const directives::ScanResult& scan, const Job& job,
   }
 }
 
+/// Every --mail-type adds to one set (a NONE clears only its own value):
+/// END on one line and FAIL on the next mail on both. `from` is the last.
+std::optional<Sourced<std::vector<std::string>>> read_mail_types(const directives::ScanResult& scan,
+                                                                 Diagnostics& diagnostics) {
+  std::optional<Sourced<std::vector<std::string>>> out;
+  for (const Option& option : scan.options) {
+    if (option.component != 0 || option.name() != "mail-type") continue;
+    auto types = parse_value<values::MailTypes>(option, values::parse_mail_type, diagnostics);
+    if (!types) continue;
+    if (!out) out.emplace(Sourced<std::vector<std::string>>{{}, &option});
+    out->from = &option;
+    for (std::string& type : types->types) {
+      if (std::find(out->value.begin(), out->value.end(), type) == out->value.end()) {
+        out->value.push_back(std::move(type));
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
@@ -308,11 +328,7 @@ Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
   read_string(job.reservation, job.final_option("reservation"));
   read_string(job.chdir, job.final_option("chdir"));
   read_string(job.container_image, job.final_option("container-image"));
-  if (const Option* o = job.final_option("mail-type")) {
-    if (auto types = parse_value<values::MailTypes>(*o, values::parse_mail_type, diagnostics)) {
-      job.mail_type = Sourced<std::vector<std::string>>{types->types, o};
-    }
-  }
+  job.mail_type = read_mail_types(scan, diagnostics);
   if (const Option* o = job.final_option("array")) {
     (void)parse_value<values::ArraySpec>(*o, values::parse_array, diagnostics);
   }

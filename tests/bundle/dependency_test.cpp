@@ -3,6 +3,7 @@
 
 #include "bundle/driver.hpp"
 #include "directives/directives.hpp"
+#include "translate.hpp"
 
 namespace s2a::bundle {
 namespace {
@@ -198,3 +199,29 @@ TEST(DriverWalker, NestedLoopsStayWithinBudget) {
 
 }  // namespace
 }  // namespace s2a::bundle
+
+namespace s2a {
+namespace {
+
+// sbatch ORs every --mail-type into one set (arg_set_mail_type: `|=`); the
+// Slurm 22.05 oracle agrees (docs/conformance.md, finding 3).
+TEST(MailTypes, RepeatedLinesAddUpAndAreNotOverridden) {
+  TranslateOptions options;
+  options.target = OutputTarget::bundle;
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --gres=gpu:h100:1\n#SBATCH --mail-type=END\n"
+                "#SBATCH --mail-type=NONE\n#SBATCH --mail-type=BEGIN,FAIL\n"
+                "python train.py\n",
+                options);
+  ASSERT_TRUE(t.job.mail_type);
+  EXPECT_EQ(t.job.mail_type->value, (std::vector<std::string>{"END", "BEGIN", "FAIL"}));
+  EXPECT_TRUE(std::none_of(t.diagnostics.begin(), t.diagnostics.end(),
+                           [](const Diagnostic& d) { return d.code == Code::option_overridden; }));
+  EXPECT_FALSE(t.workflow.notifications.on_start.empty());
+  EXPECT_FALSE(t.workflow.notifications.on_success.empty());
+  EXPECT_FALSE(t.workflow.notifications.on_failure.empty());
+}
+
+}  // namespace
+}  // namespace s2a
