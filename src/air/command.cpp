@@ -1577,10 +1577,57 @@ class CommandMapper final : public CommandEditor {
       report_steps_side_by_side(site);
       report_per_node_loop(site, *rank);
       guard_on_node(site, *rank, "this srun step ran on one node: keep it on node " + *rank);
-      edit(site.view, prefix, "", "srun is not needed on the node");
+      remove_srun(site, prefix, "srun is not needed on the node");
       return;
     }
-    edit(site.view, prefix, "", "AI Runtime already runs the command once on every node");
+    remove_srun(site, prefix, "AI Runtime already runs the command once on every node");
+  }
+
+  /// srun looks for a program named without a `/` in the working directory
+  /// before PATH (search_path with the cwd first); bash looks in PATH only.
+  /// `srun train.sh`, `srun a.out` ran the file beside the script, which
+  /// without srun is "command not found": it becomes `./train.sh`.
+  /// Where the script may put programs on PATH (a module, conda, `source`,
+  /// PATH=...), `start-worker.sh` may be a module's; there it is reported.
+  void remove_srun(const Site& site, Span prefix, std::string reason) {
+    if (runs_local_program(site)) {
+      if (!script_may_extend_path()) {
+        edit(site.view, prefix, "./",
+             reason + "; srun found the program in the working directory, bash looks in PATH");
+        return;
+      }
+      const std::string name(source(site.view, site.command->words[site.srun_operand].span));
+      report(Code::program_from_working_directory, site.view,
+             site.command->words[site.srun_operand].span,
+             "srun looked for `" + name +
+                 "` in the working directory before PATH; without srun bash looks in PATH only",
+             "if the file is beside the script write ./" + name +
+                 "; if the setup above puts it on PATH, nothing to do");
+    }
+    edit(site.view, prefix, "", std::move(reason));
+  }
+
+  bool script_may_extend_path() {
+    if (!may_extend_path_) {
+      may_extend_path_ = std::any_of(body_.sites.begin(), body_.sites.end(), [&](const Site& s) {
+        if (is_setup_tool(s.program) || s.program == "source" || s.program == ".") return true;
+        const auto assignments = assignments_of(*s.command, s, body_.views[s.view].text);
+        return std::any_of(assignments.begin(), assignments.end(),
+                           [](const Assignment& a) { return a.name == "PATH"; });
+      });
+    }
+    return *may_extend_path_;
+  }
+
+  bool runs_local_program(const Site& site) const {
+    const auto name = slurm::literal_value(site.command->words[site.srun_operand]);
+    if (!name || name->find('/') != std::string::npos) return false;
+    static constexpr std::array<std::string_view, 6> kLocalSuffixes = {".sh",  ".py",  ".out",
+                                                                       ".exe", ".bin", ".pl"};
+    return *name == "a.out" ||
+           std::any_of(kLocalSuffixes.begin(), kLocalSuffixes.end(), [&](std::string_view suffix) {
+             return name->size() > suffix.size() && name->ends_with(suffix);
+           });
   }
 
   /// A launcher or a Python program, directly or in the step's `bash -c` script.
@@ -3211,6 +3258,7 @@ class CommandMapper final : public CommandEditor {
   slurm::BatchAssignments batch_assignments_{body_};  // for launchers kept in a variable
   std::optional<std::string_view> loaded_mpi_library_;  // loaded_mpi_library(), once asked
   std::optional<bool> uses_mpi4py_;                     // script_uses_mpi4py(), once asked
+  std::optional<bool> may_extend_path_;                 // script_may_extend_path(), once asked
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables
   std::vector<Span> portable_counts_;        // literal counts now $LOCAL_WORLD_SIZE/$WORLD_SIZE

@@ -180,9 +180,23 @@ bool names_amd_instinct(std::string_view text) {
   return false;
 }
 
+/// `--gres=dcu:4`, `--gres=gpu:1,dcu:2`: Hygon DCUs, which run ROCm's HIP.
+bool names_dcu(std::string_view gres) {
+  for (size_t at = gres.find("dcu"); at != std::string_view::npos; at = gres.find("dcu", at + 1)) {
+    const bool starts = at == 0 || gres[at - 1] == ',' || gres[at - 1] == '/';
+    const size_t end = at + 3;
+    if (starts && (end == gres.size() || gres[end] == ':' || gres[end] == ',')) return true;
+  }
+  return false;
+}
+
 /// Where the job first shows it ran on AMD GPUs: an AMD Instinct model in
-/// --constraint or --partition, or a command that uses ROCm.
+/// --constraint or --partition, DCUs in --gres, or a command that uses ROCm.
 std::optional<Span> amd_evidence(const slurm::Job& job, const slurm::Body& body) {
+  if (const directives::Option* gres = job.final_option("gres");
+      gres != nullptr && gres->value && names_dcu(*gres->value)) {
+    return gres->span;
+  }
   for (const auto* field : {&job.constraint, &job.partition}) {
     if (*field && (*field)->from && names_amd_instinct((*field)->value)) {
       return (*field)->from->span;

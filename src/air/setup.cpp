@@ -735,6 +735,9 @@ void SetupMapper::report_module(const Site& site) {
         toolchain.push_back(*name);
       } else {
         unknown.push_back(*name);
+        for (const std::string& package : names) {
+          unmapped_modules_.emplace_back(ascii_lower(package), *name);
+        }
       }
     }
   }
@@ -1366,13 +1369,22 @@ namespace {
 /// A language runtime or application outside Python that clusters provide
 /// and AI Runtime's environment does not.
 struct ForeignRuntime {
-  std::string_view program;
+  std::string_view program;  // a name, or a prefix ending in `_` or `.` (gmx_, pmemd.)
   std::string_view runtime;  // as its users name it
   std::string_view module;   // its module's usual name, looked up in the site profile
 };
 
+/// Command-line tools whose module installs a Python package of that name.
+bool installs_with_pip(std::string_view program) {
+  return contains(
+      {"snakemake", "cutadapt", "multiqc",   "macs2",           "macs3",       "ray",   "poetry",
+       "meson",     "ninja",    "cmake",     "jupyter",         "tensorboard", "wandb", "dvc",
+       "pipenv",    "nnunet",   "deepspeed", "huggingface-cli", "pyscf",       "ase"},
+      program);
+}
+
 const ForeignRuntime* foreign_runtime(std::string_view program) {
-  static constexpr std::array<ForeignRuntime, 16> kRuntimes = {{
+  static constexpr std::array<ForeignRuntime, 38> kRuntimes = {{
       {"Rscript", "R", "R"},
       {"R", "R", "R"},
       {"matlab", "MATLAB", "matlab"},
@@ -1389,9 +1401,36 @@ const ForeignRuntime* foreign_runtime(std::string_view program) {
       {"comsol", "COMSOL", "comsol"},
       {"g16", "Gaussian", "gaussian"},
       {"g09", "Gaussian", "gaussian"},
+      // Simulation packages, built for the cluster and loaded as modules.
+      {"gmx", "GROMACS", "gromacs"},
+      {"gmx_", "GROMACS", "gromacs"},
+      {"lmp", "LAMMPS", "lammps"},
+      {"lmp_", "LAMMPS", "lammps"},
+      {"namd2", "NAMD", "namd"},
+      {"namd3", "NAMD", "namd"},
+      {"pmemd", "Amber", "amber"},
+      {"pmemd.", "Amber", "amber"},
+      {"sander", "Amber", "amber"},
+      {"sander.", "Amber", "amber"},
+      {"vasp_", "VASP", "vasp"},
+      {"pw.x", "Quantum ESPRESSO", "quantum-espresso"},
+      {"ph.x", "Quantum ESPRESSO", "quantum-espresso"},
+      {"cp.x", "Quantum ESPRESSO", "quantum-espresso"},
+      {"cp2k", "CP2K", "cp2k"},
+      {"cp2k.", "CP2K", "cp2k"},
+      {"orca", "ORCA", "orca"},
+      {"nwchem", "NWChem", "nwchem"},
+      {"siesta", "SIESTA", "siesta"},
+      {"molpro", "Molpro", "molpro"},
+      {"fluent", "ANSYS Fluent", "ansys"},
+      {"abaqus", "Abaqus", "abaqus"},
   }};
-  const auto* found = std::find_if(kRuntimes.begin(), kRuntimes.end(),
-                                   [&](const ForeignRuntime& r) { return r.program == program; });
+  const auto* found =
+      std::find_if(kRuntimes.begin(), kRuntimes.end(), [&](const ForeignRuntime& r) {
+        const bool prefix = r.program.ends_with('_') || r.program.ends_with('.');
+        return prefix ? program.starts_with(r.program) && program.size() > r.program.size()
+                      : r.program == program;
+      });
   return found == kRuntimes.end() ? nullptr : found;
 }
 
@@ -1408,27 +1447,69 @@ void SetupMapper::report_foreign_program(const Site& site, size_t start) {
   std::optional<std::string> storage;
   const std::string_view program =
       start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
-  const ForeignRuntime* runtime = foreign_runtime(program);
-  if (runtime == nullptr) return;
-  if (std::find(foreign_runtimes_reported_.begin(), foreign_runtimes_reported_.end(),
-                runtime->runtime) != foreign_runtimes_reported_.end()) {
+  std::string runtime, module, what;
+  if (const ForeignRuntime* known = foreign_runtime(program)) {
+    if (options_.profile != nullptr && (profile::find_module(*options_.profile, known->module) ||
+                                        profile::find_module(*options_.profile, known->runtime))) {
+      return;
+    }
+    runtime = known->runtime;
+    module = known->module;
+    what = "runs " + runtime;
+  } else if (const auto* loaded = unmapped_module_of(program)) {
+    runtime = program;
+    // The profile finds a module by its name as written or the part before
+    // its first `/` (profile::find_module).
+    const std::string& written = loaded->second;
+    const size_t slash = written.find('/');
+    module = slash != std::string::npos && written.find('/', slash + 1) == std::string::npos
+                 ? written.substr(0, slash)
+                 : written;
+    what = "is the program of the module " + loaded->second + " (removed above)";
+  } else {
     return;
   }
-  if (options_.profile != nullptr && (profile::find_module(*options_.profile, runtime->module) ||
-                                      profile::find_module(*options_.profile, runtime->runtime))) {
+  // snakemake, cutadapt, multiqc: the module only installed a pip package.
+  const bool pip_package = installs_with_pip(runtime);
+  if (std::find(foreign_runtimes_reported_.begin(), foreign_runtimes_reported_.end(), runtime) !=
+      foreign_runtimes_reported_.end()) {
     return;
   }
-  foreign_runtimes_reported_.push_back(runtime->runtime);
+  foreign_runtimes_reported_.push_back(runtime);
+  const std::string hint =
+      pip_package ? "it installs with pip: map its module in the site profile (modules: {" +
+                        module + ": [" + runtime + "]}), which lists it in environment.dependencies"
+                  : "run the workload in a custom container image that has " + runtime +
+                        " (environment.docker_image; unity_catalog_image with --target-schema "
+                        "cli-1.20), or replace the step; if your image provides it, map its module "
+                        "in the site profile (modules: {" +
+                        module + ": provided})";
   editor_.report(Code::program_not_in_environment, site.view, words[start].span,
-                 "`" + std::string(program) + "` runs " + std::string(runtime->runtime) +
-                     ", which AI Runtime nodes do not have (their environment is Python): this "
-                     "line and every later call fail with \"command not found\"",
-                 "run the workload in a custom container image that has " +
-                     std::string(runtime->runtime) +
-                     " (environment.docker_image; unity_catalog_image with --target-schema "
-                     "cli-1.20), or port the step to Python; if your image provides it, map its "
-                     "module in the site profile (modules: {" +
-                     std::string(runtime->module) + ": provided})");
+                 "`" + std::string(program) + "` " + what +
+                     ", which AI Runtime nodes do not have (their environment is Python" +
+                     (pip_package ? " without it" : "") +
+                     "): this line and every later call fail with \"command not found\"",
+                 hint);
+}
+
+/// `module load samtools/1.9` ... `samtools view`: a module with no known
+/// mapping whose package is the program. Everyday tools a node has anyway
+/// (git, wget, rsync, ...) are not its module's alone.
+const std::pair<std::string, std::string>* SetupMapper::unmapped_module_of(
+    std::string_view program) const {
+  if (unmapped_modules_.empty()) return nullptr;
+  if (contains({"git",  "wget",        "curl",      "rsync",     "zip",      "unzip",  "tar",
+                "gzip", "pigz",        "make",      "jq",        "parallel", "tmux",   "screen",
+                "vim",  "nano",        "htop",      "perl",      "java",     "python", "python3",
+                "bash", "singularity", "apptainer", "nvidia-smi"},
+               program)) {
+    return nullptr;
+  }
+  const std::string name = ascii_lower(program);
+  for (const auto& loaded : unmapped_modules_) {
+    if (loaded.first == name) return &loaded;
+  }
+  return nullptr;
 }
 
 const std::string* SetupMapper::add_conda_environment(const std::string& env) {

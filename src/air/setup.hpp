@@ -138,6 +138,9 @@ class SetupMapper {
   /// script creates.
   bool activates_created_environment(std::string_view target);
   void report_foreign_program(const slurm::Site& site, size_t start);
+  /// (package, module as written) of the unmapped module whose program this is.
+  [[nodiscard]] const std::pair<std::string, std::string>* unmapped_module_of(
+      std::string_view program) const;
   /// The site profile's requirements file for conda environment `env`,
   /// added to the dependencies; nullptr when the profile does not map it.
   const std::string* add_conda_environment(const std::string& env);
@@ -172,7 +175,9 @@ class SetupMapper {
   std::optional<std::unordered_map<std::string_view, int>> variable_writes_;  // when first asked
   std::optional<uint32_t> first_kept_source_;                                 // when first asked
   std::optional<std::string> kept_pip_install_;  // the first `pip install` left in the command
-  std::vector<std::string_view> foreign_runtimes_reported_;  // "R", "MATLAB": once each
+  std::vector<std::string> foreign_runtimes_reported_;  // "R", "MATLAB": once each
+  // (package, module as written) of the modules with no known mapping.
+  std::vector<std::pair<std::string, std::string>> unmapped_modules_;
   struct CreatedEnvironment {
     std::string dir;  // as written, without quotes, `./` or a trailing `/`
     const slurm::Site* site = nullptr;

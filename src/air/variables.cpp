@@ -376,6 +376,20 @@ bool may_name_secret_option(std::string_view name) {
          icontains(name, "PASSW") || icontains(name, "CREDENTIAL");
 }
 
+namespace {
+
+/// A value that means the same inserted quoted or not: no character the
+/// shell reads, no leading `~`.
+bool is_inert_word(std::string_view value) {
+  return !value.empty() && value.front() != '~' &&
+         std::all_of(value.begin(), value.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) ||
+                  std::string_view("._-+:@%,=/").find(c) != std::string_view::npos;
+         });
+}
+
+}  // namespace
+
 VariableRule rule_for(std::string_view name, const slurm::Job& job, const Compute& compute,
                       const std::string& job_name) {
   if (!name.starts_with("SLURM")) return {};
@@ -436,6 +450,17 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
             "the value --cpus-per-task requested",
             "AI Runtime nodes have a fixed CPU count; `nproc` tells it on the node"};
   }
+  // sbatch sets it to --gpus-per-task as written ("2", "a100:2"): a count
+  // each of the script's own launches still uses per process.
+  if (name == "SLURM_GPUS_PER_TASK") {
+    const directives::Option* option = job.final_option("gpus-per-task");
+    if (option != nullptr && option->value && is_inert_word(*option->value)) {
+      return {VariableAction::literal, *option->value, true,
+              "the value --gpus-per-task requested, as sbatch sets it",
+              "AI Runtime starts one command per node with all its GPUs ($LOCAL_WORLD_SIZE): "
+              "check that whatever this count sizes still fits"};
+    }
+  }
   if (name == "SLURM_CPUS_ON_NODE") return cpus_on_node_rule(job, tasks_per_node);
   // Alliance (Compute Canada) clusters' per-job directory on the node's local
   // disk, made by their prolog. The node's own temporary directory always exists.
@@ -446,13 +471,7 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
             "(/local_disk0)"};
   }
   if (name == "SLURM_JOB_NAME") {
-    // Inserted as it is, the name must mean the same quoted or not.
-    const bool inert = !job_name.empty() && job_name.front() != '~' &&
-                       std::all_of(job_name.begin(), job_name.end(), [](char c) {
-                         return std::isalnum(static_cast<unsigned char>(c)) ||
-                                std::string_view("._-+:@%,=/").find(c) != std::string_view::npos;
-                       });
-    if (inert) {
+    if (is_inert_word(job_name)) {
       return {VariableAction::literal, job_name, true,
               "the job's name (--job-name, else the script's file name)", ""};
     }

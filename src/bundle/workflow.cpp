@@ -215,6 +215,7 @@ void analyze_self_resubmission(const SourceFile& file, const slurm::Body& body,
     if (!operand || !is_own_path(*operand, file.name())) continue;
     workflow.retries.retry_on_timeout = true;
     workflow.retries.max_retries = kContinuationRetries;
+    workflow.retries.from = site.command->span;
     diagnostics.push_back(
         {Code::self_resubmit, site.command->span,
          "the script submits itself again to continue after its time limit; on AI Runtime the "
@@ -258,6 +259,7 @@ void analyze_requeue_trap(const slurm::Body& body, JobWorkflow& workflow,
     if (!requeues) continue;
     workflow.retries.retry_on_timeout = true;
     workflow.retries.max_retries = kContinuationRetries;
+    workflow.retries.from = site.command->span;
     diagnostics.push_back(
         {Code::requeue_trap, site.command->span,
          "the trap requeues the job when Slurm signals the time limit; AI Runtime sends no "
@@ -339,6 +341,12 @@ JobWorkflow analyze_workflow(const SourceFile& file, const directives::ScanResul
 }
 
 void adapt_workload(const JobWorkflow& workflow, OutputTarget target, air::Workload& workload) {
+  // A workload retries on timeout whenever max_retries > 0 (the CLI sends
+  // retry_on_timeout with it), so train.yaml continues the job as the task does.
+  if (workflow.retries.max_retries) {
+    workload.max_retries = static_cast<uint64_t>(*workflow.retries.max_retries);
+    workload.max_retries_from = workflow.retries.from;
+  }
   if (!workflow.array) return;
   const ArrayPlan& a = *workflow.array;
   std::string preamble;

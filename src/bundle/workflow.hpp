@@ -50,6 +50,7 @@ struct Notifications {
 struct Retries {
   bool retry_on_timeout = false;
   std::optional<int64_t> max_retries;  // overrides the workload's when set
+  Span from;                           // the line that asks for them
 };
 
 struct JobWorkflow {

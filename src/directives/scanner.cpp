@@ -268,7 +268,9 @@ class Scanner {
       }
       return;
     }
-    if (detail::iequals(word, "SBATCH")) {
+    // `#sbatch run.sh` tells how to submit the script; only options make it
+    // a directive meant for sbatch.
+    if (detail::iequals(word, "SBATCH") && options_follow(text, pos)) {
       result_.diagnostics.push_back(
           {Code::directive_wrong_case, line.span(),
            "`#" + std::string(word) +

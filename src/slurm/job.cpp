@@ -56,7 +56,8 @@ std::optional<GpuRequest> gpu_request_from_gres(const Option& option, Diagnostic
   if (!entries) return std::nullopt;
   std::optional<GpuRequest> request;
   for (const auto& entry : *entries) {
-    if (entry.name == "gpu") {
+    // Hygon's DCU is a ROCm GPU under its own gres name (Sugon clusters).
+    if (entry.name == "gpu" || entry.name == "dcu") {
       if (!request) request = GpuRequest{GpuScope::per_node, 0, ascii_lower(entry.type), &option};
       request->count += entry.count;
     } else {
@@ -258,9 +259,8 @@ void report_overridden(const directives::ScanResult& scan, const Job& job,
   for (const Option& option : scan.options) {
     if (!option.overridden || option.component != 0) continue;
     const Option* winner = job.final_option(option.name());
-    std::string message = option.text() + " is overridden by a later " +
-                          std::string(winner ? winner->spelling : option.spelling);
-    if (winner && winner->value) message += "=" + *winner->value;
+    std::string message =
+        option.text() + " is overridden by a later " + (winner ? winner->text() : option.spelling);
     diagnostics.push_back({Code::option_overridden, option.span, message,
                            "sbatch keeps the last occurrence; delete the earlier one"});
   }

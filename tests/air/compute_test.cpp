@@ -73,5 +73,18 @@ TEST(AmdGpus, AJobThatRanOnRocmIsReportedAtTheFirstSign) {
   EXPECT_TRUE(testing::diagnostics_with(nvidia, Code::amd_gpus_replaced).empty());
 }
 
+// Hygon DCUs (`--gres=dcu:N`) are the job's GPUs, and ROCm ones.
+TEST(AmdGpus, DcusAreCountedAsGpusAndReported) {
+  const Translation t =
+      translate("job.sbatch", "#!/bin/bash\n#SBATCH -N 2 --gres=dcu:4\nsrun python t.py\n");
+  ASSERT_TRUE(t.job.gpus);
+  EXPECT_EQ(t.job.gpus->count, 4U);
+  EXPECT_EQ(testing::diagnostics_with(t, Code::amd_gpus_replaced).size(), 1U);
+  EXPECT_TRUE(testing::diagnostics_with(t, Code::gres_not_gpu).empty());
+  const Translation word =
+      translate("job.sbatch", "#!/bin/bash\n#SBATCH --gres=gpu:2,dcuplus:1\nsrun python t.py\n");
+  EXPECT_TRUE(testing::diagnostics_with(word, Code::amd_gpus_replaced).empty());
+}
+
 }  // namespace
 }  // namespace s2a

@@ -305,6 +305,42 @@ TEST(LaunchCounts, TaskCountsWithoutARuntimeVariableAreTheJobsValues) {
             std::string::npos);
 }
 
+// srun finds `train.sh` in the working directory before PATH; bash without
+// srun looks only in PATH, so the file beside the script gets its `./`.
+TEST(LaunchCounts, AProgramSrunFoundInTheWorkingDirectoryKeepsIt) {
+  const Translation t = run(script(k2x8,
+                                   "srun --ntasks-per-node=1 train.sh --epochs 3\nsrun a.out\n"
+                                   "srun hostname\nsrun ./b.sh\nsrun python t.py\n"));
+  const std::string body = body_of(t);
+  EXPECT_NE(body.find("./train.sh --epochs 3\n./a.out\nhostname\n./b.sh\npython t.py\n"),
+            std::string::npos)
+      << body;
+  EXPECT_FALSE(has_code(t, Code::program_from_working_directory));
+  // A module may have put it on PATH: reported, not edited.
+  const Translation module =
+      run(script(k2x8, "module load spark/3.1\nsrun start-worker.sh $MASTER\n"));
+  EXPECT_NE(body_of(module).find("\nstart-worker.sh $MASTER\n"), std::string::npos)
+      << body_of(module);
+  EXPECT_NE(message_of(module, Code::program_from_working_directory)
+                .find("srun looked for `start-worker.sh` in the working directory before PATH"),
+            std::string::npos);
+}
+
+// sbatch sets SLURM_GPUS_PER_TASK to --gpus-per-task as written; without
+// the option it is unset there, and reported here.
+TEST(LaunchCounts, GpusPerTaskIsTheValueAsWritten) {
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH --nodes=1 --ntasks=4 --gpus-per-task=2\n"
+          "python t.py --gpus $SLURM_GPUS_PER_TASK\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_NE(t.workload->command.find("python t.py --gpus 2\n"), std::string::npos)
+      << t.workload->command;
+  const Translation unset =
+      run("#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\npython t.py -g $SLURM_GPUS_PER_TASK\n");
+  EXPECT_NE(message_of(unset, Code::slurm_variable_unmapped).find("SLURM_GPUS_PER_TASK"),
+            std::string::npos);
+}
+
 // "Submit this with sbatch" guards: the job id, empty on AI Runtime, would
 // send every run to the exit; MLFLOW_RUN_ID is set on every run.
 TEST(LaunchCounts, AJobIdTestedForBeingSetBecomesTheRunId) {
@@ -994,6 +1030,20 @@ TEST(LaunchDiagnostics, SlurmCommandsThatOnlyReportOnTheJobAreRemoved) {
   EXPECT_NE(body.find("STATE=$(squeue -j"), std::string::npos);
   EXPECT_NE(body.find("\nscontrol requeue $SLURM_JOB_ID\n"), std::string::npos);
   EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_command_in_body).size(), 5U);
+}
+
+// The report says the job continues by retries; train.yaml must ask for them
+// (the CLI sends retry_on_timeout with any max_retries > 0).
+TEST(LaunchDiagnostics, AJobThatContinuesItselfIsRetriedInTheWorkloadToo) {
+  for (const char* continuation :
+       {"sbatch job.sbatch\n",
+        "requeue() { scontrol requeue $SLURM_JOB_ID; }\ntrap requeue USR1\n"}) {
+    const Translation t =
+        run(script(k2x8, std::string("#SBATCH --no-requeue\n") + continuation + "python t.py\n"));
+    ASSERT_TRUE(t.workload) << continuation;
+    EXPECT_EQ(t.workload->max_retries, 3U) << continuation;
+    EXPECT_NE(t.yaml.find("max_retries: 3"), std::string::npos) << t.yaml;
+  }
 }
 
 // An srun step of MPI ranks: torchrun's workers would each be a one-rank MPI

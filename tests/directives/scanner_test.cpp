@@ -175,9 +175,9 @@ INSTANTIATE_TEST_SUITE_P(
                     "comment"}));
 
 TEST(Scan, OrdinaryCommentsAreQuiet) {
-  for (const char* line :
-       {"# Batch settings", "# SBATCH options below", "#BATCH of jobs", "## run on 2 nodes",
-        "#--------", "#!/not/a/shebang", "#", "# SBATCH", "#SPATCH is a word"}) {
+  for (const char* line : {"# Batch settings", "# SBATCH options below", "#BATCH of jobs",
+                           "## run on 2 nodes", "#--------", "#!/not/a/shebang", "#", "# SBATCH",
+                           "#SPATCH is a word", "#sbatch job.sh", "#Sbatch"}) {
     const ScanResult result = scan(script(std::string(line) + "\n"));
     EXPECT_TRUE(result.diagnostics.empty())
         << line << ": " << ::testing::PrintToString(code_names(result.diagnostics));

@@ -670,6 +670,48 @@ TEST(ForeignPrograms, NotReportedWithAnImageOrAMappedModule) {
   EXPECT_TRUE(has_code(run("matlab -batch x\n", options), Code::program_not_in_environment));
 }
 
+// Simulation packages are named by their binaries, also with a build
+// suffix (gmx_mpi, pmemd.cuda); a name that only starts like one is not.
+TEST(ForeignPrograms, SimulationPackagesAreKnownByTheirBinaries) {
+  const Translation t =
+      run("srun gmx_mpi mdrun -deffnm md\npmemd.cuda -O -i md.in\n"
+          "lmp -in in.lj\ngmxlike --help\npmemd\n");
+  EXPECT_EQ(
+      std::count_if(t.diagnostics.begin(), t.diagnostics.end(),
+                    [](const Diagnostic& d) { return d.code == Code::program_not_in_environment; }),
+      3);
+  const std::string messages = messages_of(t, Code::program_not_in_environment);
+  EXPECT_NE(messages.find("`gmx_mpi` runs GROMACS"), std::string::npos) << messages;
+  EXPECT_NE(messages.find("`pmemd.cuda` runs Amber"), std::string::npos) << messages;
+  EXPECT_NE(messages.find("`lmp` runs LAMMPS"), std::string::npos) << messages;
+}
+
+// A module the mapper does not know, whose package is the program called:
+// the module is gone, so is the program. Tools a node has anyway are not
+// counted as the module's.
+TEST(ForeignPrograms, TheProgramOfAnUnmappedModuleIsReported) {
+  const Translation t =
+      run("module load samtools/1.9 git/2.30 Bowtie2\nsamtools view -b x.sam\ngit pull\n"
+          "bowtie2 -x idx -U r.fq\nsamtools index x.bam\npython t.py\n");
+  std::vector<uint32_t> lines;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::program_not_in_environment) {
+      lines.push_back(t.file->line_col(d.span.begin).line);
+    }
+  }
+  EXPECT_EQ(lines, (std::vector<uint32_t>{4, 6}));
+  const std::string messages = messages_of(t, Code::program_not_in_environment);
+  EXPECT_NE(messages.find("`samtools` is the program of the module samtools/1.9"),
+            std::string::npos)
+      << messages;
+  std::string hints;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::program_not_in_environment) hints += d.hint + "\n";
+  }
+  EXPECT_NE(hints.find("modules: {samtools: provided}"), std::string::npos) << hints;
+  EXPECT_NE(hints.find("modules: {Bowtie2: provided}"), std::string::npos) << hints;
+}
+
 TEST(Containers, OptionsKeptInAVariableAreOptionsNotTheImage) {
   const Translation t =
       run("BIND=\"-B /ibex/data:/data --nv\"\nSIF=./torch.sif\nsingularity exec ${BIND} $SIF "
