@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -298,7 +299,7 @@ class CommandMapper final : public CommandEditor {
     // keeps the user's intent: Unix line ends.
     const std::string text =
         without_carriage_returns(dedent(apply_edits(top.text, top.window, edits_[0].edits())));
-    result_.command = "cd \"$CODE_SOURCE_PATH\"\n" + shebang_set_line() + text;
+    result_.command = "cd \"$CODE_SOURCE_PATH\"\n" + shebang_set_line() + tmpdir_line() + text;
     result_.dependencies = std::move(setup_result_.dependencies);
     result_.env_variables = std::move(setup_result_.env_variables);
     result_.secrets = std::move(setup_result_.secrets);
@@ -322,6 +323,31 @@ class CommandMapper final : public CommandEditor {
     const std::string letters = shebang ? set_options_of(*shebang) : std::string();
     if (letters.empty()) return {};
     return "set -" + letters + "  # " + std::string(shebang->argument) + " on the #! line\n";
+  }
+
+  /// Slurm sites give each job a TMPDIR (often a per-job directory on the
+  /// node's disk); AI Runtime may not set it, and then `cp data $TMPDIR/`
+  /// writes to `/`. A script that reads it and never sets it gets the
+  /// node's temporary directory when nothing else does.
+  std::string tmpdir_line() const {
+    if (!reads_variable(file_.text(), "TMPDIR")) return {};
+    const auto writes = count_variable_writes(body_);
+    if (writes.find("TMPDIR") != writes.end()) return {};
+    return "export TMPDIR=\"${TMPDIR:-/tmp}\"  # the job's TMPDIR came from the Slurm site\n";
+  }
+
+  /// `$NAME` or `${NAME...}` anywhere in the text (comments too: the line
+  /// added for it is harmless).
+  static bool reads_variable(std::string_view text, std::string_view name) {
+    for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+      const bool braced = at >= 2 && text[at - 1] == '{' && text[at - 2] == '$';
+      const bool plain = at >= 1 && text[at - 1] == '$';
+      const size_t end = at + name.size();
+      const bool whole = end == text.size() ||
+                         !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
+      if ((braced || plain) && whole) return true;
+    }
+    return false;
   }
 
   // --- edits and reports ----------------------------------------------------

@@ -326,6 +326,21 @@ TEST(LaunchCounts, AProgramSrunFoundInTheWorkingDirectoryKeepsIt) {
             std::string::npos);
 }
 
+// The site set TMPDIR for the job; on AI Runtime it falls back to /tmp.
+TEST(LaunchCounts, ATmpdirTheScriptReadsButNeverSetsFallsBackToTmp) {
+  const std::string line = "export TMPDIR=\"${TMPDIR:-/tmp}\"";
+  const Translation reads = run(script(k2x8, "cp -r data ${TMPDIR}/\npython t.py\n"));
+  ASSERT_TRUE(reads.workload);
+  EXPECT_EQ(reads.workload->command.find("cd \"$CODE_SOURCE_PATH\"\n" + line), 0U)
+      << reads.workload->command;
+  for (const char* body : {"export TMPDIR=/local/$USER\ncp data $TMPDIR/\n",
+                           "cp data $SLURM_TMPDIR/\n", "echo $TMPDIRS\n"}) {
+    const Translation t = run(script(k2x8, body));
+    ASSERT_TRUE(t.workload);
+    EXPECT_EQ(t.workload->command.find(line), std::string::npos) << t.workload->command;
+  }
+}
+
 // sbatch sets SLURM_GPUS_PER_TASK to --gpus-per-task as written; without
 // the option it is unset there, and reported here.
 TEST(LaunchCounts, GpusPerTaskIsTheValueAsWritten) {
