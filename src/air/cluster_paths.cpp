@@ -6,6 +6,7 @@
 
 #include "air/container_call.hpp"
 #include "air/keyword_list.hpp"
+#include "source/ascii.hpp"
 
 namespace s2a::air {
 namespace {
@@ -50,6 +51,20 @@ std::optional<std::string_view> home_as_tilde(const ast::WordPart& part, std::st
 /// `..` or `../x`: a relative path that climbs out of the current directory.
 bool is_parent_relative(std::string_view path) { return path == ".." || path.starts_with("../"); }
 
+/// TensorFlow's device names (`/gpu:0`, `/device:CPU:0`, `/job:worker/task:1`)
+/// start with `/` and are no paths.
+bool is_device_name(std::string_view text) {
+  const size_t colon = text.find(':');
+  // `/scratch:/scratch` is a bind mount.
+  if (!text.starts_with('/') || colon == std::string_view::npos || colon + 1 == text.size() ||
+      text[colon + 1] == '/') {
+    return false;
+  }
+  const std::string top = ascii_lower(text.substr(1, colon - 1));
+  return contains({"gpu", "cpu", "tpu", "device", "job", "replica", "task", "xla_gpu", "xla_cpu"},
+                  top);
+}
+
 /// The path a word's text starts with, or names after `=` (`--data=/x`,
 /// `DATA=/x`): up to the first `:` or `,` (lists such as PATH). A path with
 /// blanks is a message, not a path.
@@ -62,6 +77,7 @@ std::optional<std::string_view> path_in(std::string_view text) {
     if (eq == std::string_view::npos) return std::nullopt;
     text.remove_prefix(eq + 1);
   }
+  if (is_device_name(text)) return std::nullopt;
   text = text.substr(0, std::min(text.find(':'), text.find(',')));
   const bool blank = std::any_of(text.begin(), text.end(),
                                  [](char c) { return c == ' ' || c == '\t' || c == '\n'; });

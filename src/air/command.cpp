@@ -2542,7 +2542,10 @@ class CommandMapper final : public CommandEditor {
     const ShellValue value = option_value(site, option);
     const std::string_view written = source(site.view, option.value_span);
     const std::string gpus = std::to_string(compute_.gpus_per_node);
-    if (written == "gpu" || written == "auto") return;  // torchrun counts the GPUs itself
+    if (written == "gpu" || written == "auto") {  // torchrun counts the GPUs itself
+      keep_counted_gpus(site, option);
+      return;
+    }
     if (value.meaning == Meaning::gpus_per_node) {
       set_value(site, option, "\"$LOCAL_WORLD_SIZE\"", "one process per GPU of the node");
     } else if (value.number == compute_.gpus_per_node) {
@@ -2555,6 +2558,24 @@ class CommandMapper final : public CommandEditor {
                  " but each node has " + gpus + " GPU(s)",
              "use --" + option.name + "=\"$LOCAL_WORLD_SIZE\" to use every GPU");
     }
+  }
+
+  /// Under Slurm a launcher that counts the GPUs (`--nproc_per_node=gpu`)
+  /// saw the job's; a narrower request now runs on a wider node, where it
+  /// would start a process per GPU of the node: it keeps the job's count.
+  void keep_counted_gpus(const Site& site, const LauncherOption& option) {
+    const uint32_t job_gpus = compute_.narrower_gpus_per_node;
+    if (job_gpus == 0) return;
+    set_value(site, option, std::to_string(job_gpus),
+              "the GPUs it counted under Slurm: the job's " + std::to_string(job_gpus));
+    report(Code::launcher_count_mismatch, site.view, option.value_span,
+           "--" + option.name + "=" + std::string(source(site.view, option.value_span)) +
+               " counted the job's " + std::to_string(job_gpus) + " GPU(s) under Slurm; the " +
+               compute_.accelerator_type + " node has " + std::to_string(compute_.gpus_per_node) +
+               ", so the count is written out",
+           "use --" + option.name +
+               "=\"$LOCAL_WORLD_SIZE\" to use every GPU (check the batch "
+               "size and learning rate)");
   }
 
   void map_node_rank(const Site& site, const LauncherOption& option) {
@@ -2738,11 +2759,23 @@ class CommandMapper final : public CommandEditor {
         set_value(site, option, "\"$MASTER_ADDR:$MASTER_PORT\"", "the rendezvous runs on node 0");
       }
     }
-    if (!multi_node) return;
-    std::vector<std::string> missing;
-    if (!has(options, {"num_processes"}) && !has(options, {"config_file"})) {
-      missing.push_back("--num_processes=\"$WORLD_SIZE\"");
+    report_accelerate_default_config(site, options);
+    // Without a count accelerate starts a process per GPU it sees: on a
+    // node wider than the job's request, the job's count is written out.
+    const uint32_t job_gpus = compute_.narrower_gpus_per_node;
+    const std::vector<HeldOption> in_variables = held_options(site);
+    const auto given = [&](std::string_view name) {
+      return has(options, {name}) || held(in_variables, name);
+    };
+    const bool counts_gpus = !given("num_processes") && !given("config_file");
+    const std::string total =
+        job_gpus != 0 ? std::to_string(job_gpus * compute_.nodes) : std::string("\"$WORLD_SIZE\"");
+    if (!multi_node) {
+      if (counts_gpus && job_gpus != 0) insert_missing(site, {"--num_processes=" + total});
+      return;
     }
+    std::vector<std::string> missing;
+    if (counts_gpus) missing.push_back("--num_processes=" + total);
     if (!has(options, {"num_machines"})) missing.push_back("--num_machines=\"$NUM_NODES\"");
     if (!has(options, {"machine_rank"})) missing.push_back("--machine_rank=\"$NODE_RANK\"");
     if (!has(options, {"main_process_ip"})) {
@@ -2752,6 +2785,23 @@ class CommandMapper final : public CommandEditor {
       missing.push_back("--main_process_port=\"$MASTER_PORT\"");
     }
     insert_missing(site, missing);
+  }
+
+  /// Without --config_file, accelerate reads the config `accelerate config`
+  /// saved in the user's cluster home (~/.cache/huggingface/accelerate):
+  /// mixed precision, DeepSpeed or FSDP, process counts. An AI Runtime node
+  /// has none, so accelerate's defaults apply. Once per script.
+  void report_accelerate_default_config(const Site& site,
+                                        const std::vector<LauncherOption>& options) {
+    if (accelerate_config_reported_ || has(options, {"config_file"})) return;
+    if (held(held_options(site), "config_file")) return;
+    accelerate_config_reported_ = true;
+    report(Code::accelerate_default_config, site.view, site.command->words[0].span,
+           "`accelerate launch` without --config_file reads the settings `accelerate config` "
+           "saved in the cluster home (~/.cache/huggingface/accelerate/default_config.yaml: "
+           "mixed precision, DeepSpeed or FSDP, process counts); AI Runtime nodes have none, so "
+           "accelerate's defaults apply",
+           "copy that file into the code root and pass --config_file default_config.yaml");
   }
 
   /// accelerate's --num_processes counts processes over ALL machines.
@@ -3284,6 +3334,7 @@ class CommandMapper final : public CommandEditor {
   slurm::BatchAssignments batch_assignments_{body_};  // for launchers kept in a variable
   std::optional<std::string_view> loaded_mpi_library_;  // loaded_mpi_library(), once asked
   std::optional<bool> uses_mpi4py_;                     // script_uses_mpi4py(), once asked
+  bool accelerate_config_reported_ = false;             // S2A4035 is given once per script
   std::optional<bool> may_extend_path_;                 // script_may_extend_path(), once asked
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables

@@ -75,6 +75,14 @@ TEST(ClusterPaths, ChangeDirectoryAndSourceAreReportedEachTime) {
   EXPECT_NE(found[2].message.find("`pushd \"$HOME/code\"`"), std::string::npos);
 }
 
+// TensorFlow names devices like paths; a bind mount is still a path.
+TEST(ClusterPaths, DeviceNamesAreNoPaths) {
+  EXPECT_TRUE(cluster_paths("python t.py --device=/gpu:0 --ps \"/device:CPU:0\" "
+                            "--worker /job:worker/task:1\n")
+                  .empty());
+  EXPECT_FALSE(cluster_paths("python t.py --dirs=/gpu:/data\n").empty());
+}
+
 TEST(ClusterPaths, OtherUsesAreGroupedByStorageRoot) {
   const std::vector<Found> found = cluster_paths(
       "export HF_HOME=/scratch/$USER/hf\n"

@@ -326,6 +326,43 @@ TEST(LaunchCounts, AProgramSrunFoundInTheWorkingDirectoryKeepsIt) {
             std::string::npos);
 }
 
+// A 4-GPU job on an 8-GPU shape: launchers that count the GPUs would start
+// 8 processes; they keep the job's 4, as a literal count does.
+TEST(LaunchCounts, LaunchersThatCountGpusKeepTheJobsCountOnAWiderNode) {
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH --nodes=1 --gres=gpu:a100:4\n"
+          "torchrun --nproc_per_node=gpu t.py\n"
+          "accelerate launch --multi_gpu eval.py\n");
+  const std::string body = body_of(t);
+  EXPECT_NE(body.find("torchrun --nproc_per_node=4 t.py"), std::string::npos) << body;
+  EXPECT_NE(body.find("--num_processes=4"), std::string::npos) << body;
+  EXPECT_NE(message_of(t, Code::launcher_count_mismatch)
+                .find("--nproc_per_node=gpu counted the job's 4 GPU(s) under Slurm"),
+            std::string::npos)
+      << message_of(t, Code::launcher_count_mismatch);
+  // The whole node: torchrun still counts for itself.
+  const Translation full =
+      run("#!/bin/bash\n#SBATCH --nodes=1 --gres=gpu:h100:8\n"
+          "torchrun --nproc_per_node=gpu t.py\naccelerate launch e.py\n");
+  EXPECT_NE(body_of(full).find("torchrun --nproc_per_node=gpu t.py\naccelerate launch e.py"),
+            std::string::npos)
+      << body_of(full);
+}
+
+// accelerate's saved config stays in the cluster home: reported once, unless
+// the line (or a variable it expands) names a config file.
+TEST(LaunchDiagnostics, AccelerateWithoutAConfigFileIsReportedOnce) {
+  const Translation t = run(script(k2x8,
+                                   "srun accelerate launch t.py\n"
+                                   "srun accelerate launch eval.py\n"));
+  EXPECT_EQ(testing::diagnostics_with(t, Code::accelerate_default_config).size(), 1U);
+  for (const char* body :
+       {"srun accelerate launch --config-file ds.yaml t.py\n",
+        "ARGS=\"--config_file fsdp.yaml\"\nsrun accelerate launch $ARGS t.py\n"}) {
+    EXPECT_FALSE(has_code(run(script(k2x8, body)), Code::accelerate_default_config)) << body;
+  }
+}
+
 // The site set TMPDIR for the job; on AI Runtime it falls back to /tmp.
 TEST(LaunchCounts, ATmpdirTheScriptReadsButNeverSetsFallsBackToTmp) {
   const std::string line = "export TMPDIR=\"${TMPDIR:-/tmp}\"";
