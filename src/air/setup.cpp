@@ -574,6 +574,7 @@ bool SetupMapper::map_setup_command(const Site& site) {
   if (site.program == "pip"sv || site.program == "pip3"sv || python_pip)
     return map_pip_install(site);
   if (remove_environment_creation(site)) return true;
+  if (site.program == "unset"sv) report_unset_search_paths(site);
   if (!is_setup_command(command, site.program, text)) return false;
   const std::string first(editor_.source(site.view, command.words.front().span));
   if (is_module_tool(site.program)) {
@@ -982,6 +983,22 @@ void SetupMapper::report_replaced_search_paths(const Site& site,
                        "libraries) are no longer searched from here on",
                    "add to it instead (" + a.name + "=/new/dir:$" + a.name +
                        "), without the cluster's directories");
+  }
+}
+
+/// `unset LD_LIBRARY_PATH` cleared what the cluster's modules had set; on
+/// the node it clears AI Runtime's own (its CUDA libraries), and `unset
+/// PATH` leaves only bash's default search path.
+void SetupMapper::report_unset_search_paths(const Site& site) {
+  const auto& words = site.command->words;
+  for (size_t i = 1; i < words.size(); ++i) {
+    const auto name = slurm::literal_value(words[i]);
+    if (!name || (*name != "PATH" && *name != "LD_LIBRARY_PATH")) continue;
+    editor_.report(Code::search_path_replaced, site.view, words[i].span,
+                   "`unset " + *name + "` clears the node's own " + *name +
+                       ": the directories of AI Runtime's environment (its python, pip, CUDA "
+                       "libraries) are no longer searched from here on",
+                   "remove the line: the cluster's directories it cleared are not on the node");
   }
 }
 
@@ -1425,13 +1442,24 @@ const ForeignRuntime* foreign_runtime(std::string_view program) {
       {"fluent", "ANSYS Fluent", "ansys"},
       {"abaqus", "Abaqus", "abaqus"},
   }};
-  const auto* found =
-      std::find_if(kRuntimes.begin(), kRuntimes.end(), [&](const ForeignRuntime& r) {
-        const bool prefix = r.program.ends_with('_') || r.program.ends_with('.');
-        return prefix ? program.starts_with(r.program) && program.size() > r.program.size()
-                      : r.program == program;
-      });
-  return found == kRuntimes.end() ? nullptr : found;
+  // Every command's program is looked up: one hash lookup by the name, and
+  // one by its part up to the first `_` or `.` (gmx_mpi -> gmx_).
+  static const std::unordered_map<std::string_view, const ForeignRuntime*> kByName = [] {
+    std::unordered_map<std::string_view, const ForeignRuntime*> names;
+    for (const ForeignRuntime& r : kRuntimes) names.emplace(r.program, &r);
+    return names;
+  }();
+  const auto lookup = [](std::string_view name) -> const ForeignRuntime* {
+    const auto it = kByName.find(name);
+    return it == kByName.end() ? nullptr : it->second;
+  };
+  const ForeignRuntime* found = lookup(program);
+  if (found != nullptr && !found->program.ends_with('_') && !found->program.ends_with('.')) {
+    return found;
+  }
+  const size_t cut = program.find_first_of("_.");
+  if (cut == std::string_view::npos || cut + 1 == program.size()) return nullptr;
+  return lookup(program.substr(0, cut + 1));
 }
 
 }  // namespace
@@ -1497,7 +1525,11 @@ void SetupMapper::report_foreign_program(const Site& site, size_t start) {
 /// (git, wget, rsync, ...) are not its module's alone.
 const std::pair<std::string, std::string>* SetupMapper::unmapped_module_of(
     std::string_view program) const {
-  if (unmapped_modules_.empty()) return nullptr;
+  const auto loaded = std::find_if(
+      unmapped_modules_.begin(), unmapped_modules_.end(),
+      [&](const auto& module) { return directives::detail::iequals(module.first, program); });
+  if (loaded == unmapped_modules_.end()) return nullptr;
+  // Everyday tools a node has anyway are not the module's alone.
   if (contains({"git",  "wget",        "curl",      "rsync",     "zip",      "unzip",  "tar",
                 "gzip", "pigz",        "make",      "jq",        "parallel", "tmux",   "screen",
                 "vim",  "nano",        "htop",      "perl",      "java",     "python", "python3",
@@ -1505,11 +1537,7 @@ const std::pair<std::string, std::string>* SetupMapper::unmapped_module_of(
                program)) {
     return nullptr;
   }
-  const std::string name = ascii_lower(program);
-  for (const auto& loaded : unmapped_modules_) {
-    if (loaded.first == name) return &loaded;
-  }
-  return nullptr;
+  return &*loaded;
 }
 
 const std::string* SetupMapper::add_conda_environment(const std::string& env) {

@@ -138,6 +138,7 @@ class SetupMapper {
   /// script creates.
   bool activates_created_environment(std::string_view target);
   void report_foreign_program(const slurm::Site& site, size_t start);
+  void report_unset_search_paths(const slurm::Site& site);
   /// (package, module as written) of the unmapped module whose program this is.
   [[nodiscard]] const std::pair<std::string, std::string>* unmapped_module_of(
       std::string_view program) const;

@@ -358,6 +358,13 @@ TEST(Exports, AFixedSearchPathStaysWhereItIsAndIsReported) {
   EXPECT_EQ(messages_of(t, Code::search_path_replaced).find("LD_LIBRARY_PATH"), std::string::npos);
 }
 
+TEST(Exports, AnUnsetSearchPathIsReported) {
+  const Translation t = run("unset LD_LIBRARY_PATH PYTHONPATH\npython train.py\n");
+  EXPECT_EQ(messages_of(t, Code::search_path_replaced).find("`unset LD_LIBRARY_PATH` clears"), 0u)
+      << messages_of(t, Code::search_path_replaced);
+  EXPECT_FALSE(has_code(run("unset PYTHONPATH\npython train.py\n"), Code::search_path_replaced));
+}
+
 TEST(Exports, ShellSettingsStayInTheCommand) {
   const Translation t = run("export IFS=';'\nexport BASH_ENV=env.sh\npython t.py\n");
   ASSERT_TRUE(t.workload);
