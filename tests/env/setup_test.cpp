@@ -36,6 +36,23 @@ std::string messages_of(const Translation& t, Code code) {
   return out;
 }
 
+std::string hints_of(const Translation& t, Code code) {
+  std::string out;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == code) out += d.hint + "\n";
+  }
+  return out;
+}
+
+/// The lines (of the whole file) where `code` is reported.
+std::vector<uint32_t> lines_of(const Translation& t, Code code) {
+  std::vector<uint32_t> lines;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == code) lines.push_back(t.file->line_col(d.span.begin).line);
+  }
+  return lines;
+}
+
 struct DependencyCase {
   const char* body;
   std::vector<std::string> dependencies;
@@ -655,13 +672,7 @@ TEST(ForeignPrograms, RAndMatlabAndJuliaAreReportedOnceEach) {
   const Translation t =
       run("module load R/4.1\nRscript fit.R\nsrun --ntasks=1 Rscript more.R\nR CMD BATCH x.R\n"
           "timeout 1h matlab -batch train\njulia run.jl\necho Rscript is gone\npython t.py\n");
-  std::vector<uint32_t> lines;
-  for (const Diagnostic& d : t.diagnostics) {
-    if (d.code == Code::program_not_in_environment) {
-      lines.push_back(t.file->line_col(d.span.begin).line);
-    }
-  }
-  EXPECT_EQ(lines, (std::vector<uint32_t>{4, 7, 8}));
+  EXPECT_EQ(lines_of(t, Code::program_not_in_environment), (std::vector<uint32_t>{4, 7, 8}));
   EXPECT_NE(messages_of(t, Code::program_not_in_environment)
                 .find("`Rscript` runs R, which AI Runtime nodes do not have"),
             std::string::npos);
@@ -683,10 +694,7 @@ TEST(ForeignPrograms, SimulationPackagesAreKnownByTheirBinaries) {
   const Translation t =
       run("srun gmx_mpi mdrun -deffnm md\npmemd.cuda -O -i md.in\n"
           "lmp -in in.lj\ngmxlike --help\npmemd\n");
-  EXPECT_EQ(
-      std::count_if(t.diagnostics.begin(), t.diagnostics.end(),
-                    [](const Diagnostic& d) { return d.code == Code::program_not_in_environment; }),
-      3);
+  EXPECT_EQ(lines_of(t, Code::program_not_in_environment).size(), 3U);
   const std::string messages = messages_of(t, Code::program_not_in_environment);
   EXPECT_NE(messages.find("`gmx_mpi` runs GROMACS"), std::string::npos) << messages;
   EXPECT_NE(messages.find("`pmemd.cuda` runs Amber"), std::string::npos) << messages;
@@ -700,21 +708,12 @@ TEST(ForeignPrograms, TheProgramOfAnUnmappedModuleIsReported) {
   const Translation t =
       run("module load samtools/1.9 git/2.30 Bowtie2\nsamtools view -b x.sam\ngit pull\n"
           "bowtie2 -x idx -U r.fq\nsamtools index x.bam\npython t.py\n");
-  std::vector<uint32_t> lines;
-  for (const Diagnostic& d : t.diagnostics) {
-    if (d.code == Code::program_not_in_environment) {
-      lines.push_back(t.file->line_col(d.span.begin).line);
-    }
-  }
-  EXPECT_EQ(lines, (std::vector<uint32_t>{4, 6}));
+  EXPECT_EQ(lines_of(t, Code::program_not_in_environment), (std::vector<uint32_t>{4, 6}));
   const std::string messages = messages_of(t, Code::program_not_in_environment);
   EXPECT_NE(messages.find("`samtools` is the program of the module samtools/1.9"),
             std::string::npos)
       << messages;
-  std::string hints;
-  for (const Diagnostic& d : t.diagnostics) {
-    if (d.code == Code::program_not_in_environment) hints += d.hint + "\n";
-  }
+  const std::string hints = hints_of(t, Code::program_not_in_environment);
   EXPECT_NE(hints.find("modules: {samtools: provided}"), std::string::npos) << hints;
   EXPECT_NE(hints.find("modules: {Bowtie2: provided}"), std::string::npos) << hints;
 }
