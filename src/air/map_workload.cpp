@@ -102,7 +102,36 @@ struct ContainerUse {
   Span from;                        // in the file
   std::vector<std::string> mounts;  // SRC:DST[:FLAGS] or SRC
   Span mounts_from;
+  // How the script made the file or instance it ran (`x.sif, pulled from
+  // docker://...`): `written` is then where it came from.
+  std::string made_from;
 };
+
+/// Images the script makes before it runs them: files that `singularity
+/// pull`/`build` saves (by file name) and instances (`instance://NAME`).
+struct MadeImage {
+  std::string source;  // what the file or instance was made from, as written
+  bool literal = true;
+  std::string how;                  // "pulled from", "built from", "started from"
+  std::vector<std::string> mounts;  // an instance's binds
+};
+using MadeImages = std::unordered_map<std::string, MadeImage>;
+
+/// The image as the rules see it: a pulled file is the image it was
+/// pulled from, an instance the image it was started from.
+void resolve_made_image(ContainerUse& use, const MadeImages& made) {
+  const auto key =
+      use.written.starts_with("instance://") ? use.written : slurm::image_file_name(use.written);
+  const auto found = key.empty() ? made.end() : made.find(key);
+  if (found == made.end()) return;
+  use.made_from = use.written + ", " + found->second.how + " " + found->second.source;
+  // A definition file or sandbox directory it was built from is no image.
+  if (found->second.source.find("://") != std::string::npos) {
+    use.written = found->second.source;
+    use.literal = found->second.literal;
+  }
+  use.mounts.insert(use.mounts.end(), found->second.mounts.begin(), found->second.mounts.end());
+}
 
 void split_mounts(std::string_view value, std::vector<std::string>& out) {
   size_t start = 0;
@@ -193,9 +222,52 @@ bool add_shifter_use(const slurm::Site& site, size_t start, const slurm::Body& b
     add_mounts(*use, mounts, command);
   } else if (image != nullptr) {
     use = ContainerUse{value_as_shown(image->value, body, site, image->value_span),
-                       image->value.has_value(), body.file_span(site, image->value_span),
-                       std::move(mounts), command};
+                       image->value.has_value(),
+                       body.file_span(site, image->value_span),
+                       std::move(mounts),
+                       command,
+                       {}};
   }
+  return true;
+}
+
+/// `singularity pull|build` and `instance start` (at words[start]) make an
+/// image that a later exec runs by its file or instance name: recorded in
+/// `made`. True when the command is one of them.
+bool record_made_image(const slurm::Site& site, size_t start, const slurm::Body& body,
+                       const auto& literal_of, MadeImages& made) {
+  // Asked of every command: the site's program is the first word's already.
+  if (start == 0 && site.program != "singularity" && site.program != "apptainer") return false;
+  const auto& words = site.command->words;
+  const std::string_view text = body.views[site.view].text;
+  const auto written = [&](size_t word) {
+    return std::string(text.substr(words[word].span.begin, words[word].span.size()));
+  };
+  if (const auto fetch = slurm::find_image_fetch(words, start, text)) {
+    if (fetch->file.empty() || fetch->source >= words.size()) return true;
+    const std::optional<std::string> source = literal_of(site, words[fetch->source]);
+    made[fetch->file] = MadeImage{source ? *source : written(fetch->source),
+                                  source.has_value(),
+                                  fetch->build ? "built from" : "pulled from",
+                                  {}};
+    return true;
+  }
+  const auto instance = slurm::find_instance_start(words, start, text);
+  if (!instance) return false;
+  const ContainerCall& call = instance->call;
+  const std::optional<std::string> name =
+      instance->name < words.size() ? slurm::literal_value(words[instance->name]) : std::nullopt;
+  if (!name) return true;
+  const std::optional<std::string> image = literal_of(site, words[call.image]);
+  ContainerUse started{image ? *image : written(call.image), image.has_value(), {}, {}, {}, {}};
+  resolve_made_image(started, made);
+  for (const ContainerOption& option : call.options) {
+    if (option.has_value && contains({"-B", "--bind", "--mount"}, option.name)) {
+      split_mounts(value_as_shown(option.value, body, site, option.value_span), started.mounts);
+    }
+  }
+  made["instance://" + *name] =
+      MadeImage{started.written, started.literal, "started from", std::move(started.mounts)};
   return true;
 }
 
@@ -206,7 +278,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
   for (const char* name : {"container-image", "image", "environment", "container"}) {
     const directives::Option* option = job.final_option(name);
     if (option == nullptr || !option->value) continue;
-    use = ContainerUse{*option->value, true, option->span, {}, {}};
+    use = ContainerUse{*option->value, true, option->span, {}, {}, {}};
     break;
   }
   if (const directives::Option* mounts = job.final_option("container-mounts");
@@ -225,6 +297,12 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     return slurm::sole_literal(assignments, before,
                                view.text.substr(written.begin, written.size()));
   };
+  const auto literal_of = [&](const slurm::Site& site,
+                              const ast::Word& word) -> std::optional<std::string> {
+    std::optional<std::string> literal = slurm::literal_value(word);
+    return literal ? literal : from_variable(site, word.span);
+  };
+  MadeImages made;
   for (const slurm::Site& site : body.sites) {
     const auto& words = site.command->words;
     if (site.program == "srun" && site.srun) {
@@ -240,6 +318,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
                              literal.has_value(),
                              body.file_span(site, site.command->span),
                              {},
+                             {},
                              {}};
         }
         if (name == "container-mounts" && use && use->mounts.empty()) {
@@ -250,6 +329,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     }
     const size_t start = site.program == "srun" && site.srun ? site.srun_operand : 0;
     if (add_shifter_use(site, start, body, use)) continue;
+    if (record_made_image(site, start, body, literal_of, made)) continue;
     const std::optional<ContainerCall> call = find_container_call(
         words, start, body.views[site.view].text, body.container_options_of(site));
     if (!call) continue;
@@ -265,13 +345,16 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     }
     const size_t i = call->image;
     if (i >= words.size()) continue;
-    std::optional<std::string> image = slurm::literal_value(words[i]);
-    if (!image) image = from_variable(site, words[i].span);
+    const std::optional<std::string> image = literal_of(site, words[i]);
     const std::string_view text = body.views[site.view].text;
     use = ContainerUse{
         image ? *image : std::string(text.substr(words[i].span.begin, words[i].span.size())),
-        image.has_value(), body.file_span(site, words[i].span), std::move(mounts),
-        body.file_span(site, site.command->span)};
+        image.has_value(),
+        body.file_span(site, words[i].span),
+        std::move(mounts),
+        body.file_span(site, site.command->span),
+        {}};
+    resolve_made_image(*use, made);
   }
   return use;
 }
@@ -305,7 +388,9 @@ std::pair<std::string, std::string> placeholder_parts(const ContainerUse& use) {
 void map_container(const ContainerUse& use, const WorkloadOptions& options, Environment& env,
                    Diagnostics& diagnostics) {
   const bool uc = options.target == TargetSchema::cli_1_20;
-  const std::string image = (use.literal ? "the image " : "the computed image ") + use.written;
+  const std::string image = !use.made_from.empty() ? "the image " + use.made_from + ","
+                            : use.literal          ? "the image " + use.written
+                                                   : "the computed image " + use.written;
   std::string dropped;
   if (env.version || !env.dependencies.empty()) {
     dropped = "; environment.version and dependencies are left out because an image replaces them";

@@ -11,6 +11,7 @@
 #include "air/container_call.hpp"
 #include "air/keyword_list.hpp"
 #include "air/launch.hpp"
+#include "air/map_workload.hpp"
 #include "air/variables.hpp"
 #include "directives/text_util.hpp"
 #include "source/ascii.hpp"
@@ -539,6 +540,65 @@ bool SetupMapper::activates_created_environment(std::string_view target) {
          creation_of(path.substr(0, path.size() - kActivate.size())) != nullptr;
 }
 
+namespace {
+
+/// What to do instead of making the image in the job, by what it is made from.
+std::string image_source_hint(const std::optional<std::string>& source, bool build) {
+  const bool uri = source && source->find("://") != std::string::npos;
+  if (const auto ref = uri ? parse_image_reference(*source) : std::nullopt) {
+    return "a later exec or run of the saved file runs in environment.docker_image " + ref->url() +
+           "; register it once with `databricks experimental air register-image " + ref->url() +
+           "`";
+  }
+  if (build) {
+    return "build the image outside the job as an OCI image, push it to a registry and set "
+           "environment.docker_image (or map the file under images: in the site profile)";
+  }
+  return "copy the image to an OCI registry AI Runtime can pull and set "
+         "environment.docker_image (or map the file under images: in the site profile)";
+}
+
+}  // namespace
+
+/// `singularity pull|build` and `singularity instance start|stop` make or
+/// manage an image on the cluster: singularity does not exist on AI Runtime
+/// nodes, and the image they make is the workload's (a later exec of the
+/// file or instance is mapped to it, air/map_workload.cpp).
+bool SetupMapper::remove_container_image_step(const Site& site) {
+  if (site.program != "singularity"sv && site.program != "apptainer"sv) return false;
+  const auto& words = site.command->words;
+  const std::string_view text = body_.views[site.view].text;
+  const Span whole{words.front().span.begin, words.back().span.end};
+  const std::string written(editor_.source(site.view, whole));
+  std::string message, hint;
+  if (const auto fetch = slurm::find_image_fetch(words, 0, text)) {
+    message = "`" + written + "` " + (fetch->build ? "builds" : "pulls") +
+              " an image on the cluster; AI Runtime nodes have no " + site.program +
+              ", so the line is removed";
+    hint = image_source_hint(
+        fetch->source < words.size() ? slurm::literal_value(words[fetch->source]) : std::nullopt,
+        fetch->build);
+  } else if (const auto instance = slurm::find_instance_start(words, 0, text)) {
+    message = "`" + written + "` starts an instance of the image; AI Runtime nodes have no " +
+              site.program +
+              ", so the line is removed and commands run in the instance run directly in the "
+              "workload's environment";
+    hint =
+        "the image's startscript does not run: start any service it ran (a database, a "
+        "server) in the command";
+  } else if (words.size() >= 3 && slurm::literal_is(words[1], "instance") &&
+             slurm::literal_is(words[2], "stop")) {
+    message = "`" + written +
+              "` stops an instance, which AI Runtime nodes do not have; the line "
+              "is removed";
+  } else {
+    return false;
+  }
+  editor_.report(Code::container_image_step, site.view, whole, message, hint);
+  editor_.remove_statement(site, "AI Runtime nodes have no " + site.program, {});
+  return true;
+}
+
 bool SetupMapper::remove_environment_creation(const Site& site) {
   const size_t word = created_environment_word(site);
   if (word == SIZE_MAX) return false;
@@ -573,7 +633,7 @@ bool SetupMapper::map_setup_command(const Site& site) {
                           slurm::literal_is(command.words[2], "pip");
   if (site.program == "pip"sv || site.program == "pip3"sv || python_pip)
     return map_pip_install(site);
-  if (remove_environment_creation(site)) return true;
+  if (remove_environment_creation(site) || remove_container_image_step(site)) return true;
   if (site.program == "unset"sv) report_unset_search_paths(site);
   if (!is_setup_command(command, site.program, text)) return false;
   const std::string first(editor_.source(site.view, command.words.front().span));
@@ -1356,15 +1416,15 @@ void SetupMapper::report_container_engine(const Site& site, size_t start) {
   // Asked of every command: the site's program is the first word's already.
   const std::string_view engine =
       start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
-  if (!contains(
-          {"docker", "podman", "nerdctl", "udocker", "enroot", "sarus", "ch-run", "charliecloud"},
-          engine)) {
+  if (!contains({"docker", "podman", "nerdctl", "udocker", "enroot", "sarus", "ch-run",
+                 "charliecloud", "singularity", "apptainer"},
+                engine)) {
     return;
   }
   const std::string subcommand =
       start + 1 < words.size() ? slurm::literal_value(words[start + 1]).value_or("") : "";
   const bool starts_command =
-      engine == "ch-run" || contains({"run", "exec", "start", "create"}, subcommand);
+      engine == "ch-run" || contains({"run", "exec", "start", "create", "shell"}, subcommand);
   const std::string written =
       std::string(engine) + (subcommand.empty() || engine == "ch-run" ? "" : " " + subcommand);
   editor_.report(

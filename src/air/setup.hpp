@@ -132,6 +132,7 @@ class SetupMapper {
   /// `python3 -m venv env` / `virtualenv env` of an environment the script
   /// activates: removed with the activation; true when it was.
   bool remove_environment_creation(const slurm::Site& site);
+  bool remove_container_image_step(const slurm::Site& site);
   /// The line that creates the environment in `dir`, or nullptr.
   const slurm::Site* creation_of(std::string_view dir);
   /// `source DIR/bin/activate` (the word `target`) of an environment the

@@ -98,17 +98,60 @@ std::optional<ShifterCall> find_shifter_call(const std::vector<ast::Word>& words
   return call;
 }
 
-std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& words, size_t start,
-                                                 std::string_view view_text,
-                                                 std::span<const size_t> option_words) {
-  if (start + 1 >= words.size()) return std::nullopt;
-  std::optional<std::string> name_storage;
-  const std::string_view wrapper = program_view(words[start], name_storage);
-  if (wrapper != "singularity" && wrapper != "apptainer") return std::nullopt;
-  const auto sub = literal_value(words[start + 1]);
-  if (!sub || (*sub != "exec" && *sub != "run")) return std::nullopt;
-  ContainerCall call{start, *sub == "run", {}, words.size()};
-  size_t i = start + 2;
+namespace {
+
+/// pull/build options that take a separate value word (apptainer 1.x
+/// `pull --help`, `build --help`, singularity 2.x `--name`).
+// clang-format off
+constexpr std::array kFetchOptionsWithValue = {
+    "--name"sv, "--dir"sv, "--tmpdir"sv, "--arch"sv, "--arch-variant"sv, "--platform"sv,
+    "--library"sv, "--authfile"sv, "--docker-host"sv, "-B"sv, "--bind"sv, "--mount"sv,
+    "--build-arg"sv, "--build-arg-file"sv, "--section"sv, "--pem-path"sv};
+// clang-format on
+
+/// The words after `singularity SUBCOMMAND` that are not options or their
+/// values, in order; `--name X` is kept apart.
+std::vector<size_t> operands(const std::vector<ast::Word>& words, size_t from,
+                             std::optional<size_t>& name_option) {
+  std::vector<size_t> out;
+  for (size_t i = from; i < words.size(); ++i) {
+    std::string storage;
+    const std::string_view head = literal_prefix(words[i], storage);
+    if (!head.starts_with('-') || head == "-") {
+      out.push_back(i);
+      continue;
+    }
+    if (head.find('=') != std::string_view::npos || i + 1 >= words.size() ||
+        std::ranges::find(kFetchOptionsWithValue, head) == kFetchOptionsWithValue.end()) {
+      continue;
+    }
+    if (head == "--name") name_option = i + 1;
+    ++i;
+  }
+  return out;
+}
+
+/// pull's default file name: `docker://nvcr.io/nvidia/pytorch:24.01-py3`
+/// -> `pytorch_24.01-py3.sif` (the tag `latest` when none is given).
+std::string default_pull_name(std::string_view source) {
+  if (const size_t scheme = source.find("://"); scheme != std::string_view::npos) {
+    source.remove_prefix(scheme + 3);
+  }
+  source = source.substr(0, source.find('@'));
+  source = source.substr(source.rfind('/') + 1);
+  const size_t colon = source.find(':');
+  const std::string_view name = source.substr(0, colon);
+  const std::string_view tag =
+      colon == std::string_view::npos ? "latest"sv : source.substr(colon + 1);
+  if (name.empty() || tag.empty()) return {};
+  return std::string(name) + "_" + std::string(tag) + ".sif";
+}
+
+/// Reads the options from words[call.image] on (the word after `exec`,
+/// `run` or `instance start`) and leaves call.image at the image word.
+void read_container_options(const std::vector<ast::Word>& words, std::string_view view_text,
+                            std::span<const size_t> option_words, ContainerCall& call) {
+  size_t i = call.image;
   for (; i < words.size(); ++i) {
     if (std::ranges::find(option_words, i) != option_words.end()) {
       const Span span = words[i].span;
@@ -122,13 +165,80 @@ std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& w
     ContainerOption option{i, i, std::string(head), false, std::nullopt, {}};
     if (head.find('=') != std::string_view::npos) {
       take_value_after_equals(option, words[i], view_text);
-    } else if (std::ranges::find(kOptionsWithValue, head) != kOptionsWithValue.end() &&
+    } else if ((std::ranges::find(kOptionsWithValue, head) != kOptionsWithValue.end() ||
+                head == "--pid-file") &&
                literal_is(words[i], head) && i + 1 < words.size()) {
       take_next_word_as_value(option, words, i);
     }
     call.options.push_back(std::move(option));
   }
   call.image = std::min(i, words.size());
+}
+
+bool is_container_wrapper(const ast::Word& word) {
+  std::optional<std::string> storage;
+  const std::string_view wrapper = program_view(word, storage);
+  return wrapper == "singularity" || wrapper == "apptainer";
+}
+
+}  // namespace
+
+std::string image_file_name(std::string_view written) {
+  std::string name;
+  for (char c : written.substr(written.find_last_of('/') + 1)) {
+    if (c != '"' && c != '\'') name.push_back(c);
+  }
+  if (name.find_first_of("$`") != std::string::npos) return {};
+  return name;
+}
+
+std::optional<ImageFetch> find_image_fetch(const std::vector<ast::Word>& words, size_t start,
+                                           std::string_view view_text) {
+  if (start + 1 >= words.size() || !is_container_wrapper(words[start])) return std::nullopt;
+  const bool build = literal_is(words[start + 1], "build");
+  if (!build && !literal_is(words[start + 1], "pull")) return std::nullopt;
+  std::optional<size_t> name_option;
+  const std::vector<size_t> args = operands(words, start + 2, name_option);
+  ImageFetch fetch{build, words.size(), std::nullopt, {}};
+  const bool with_file = build || args.size() >= 2;
+  if (args.size() > (with_file ? 1U : 0U)) {
+    fetch.source = args[with_file ? 1 : 0];
+    fetch.source_literal = literal_value(words[fetch.source]);
+  }
+  const auto written = [&](size_t word) {
+    const Span span = words[word].span;
+    return view_text.substr(span.begin, span.size());
+  };
+  if (with_file && !args.empty()) {
+    fetch.file = image_file_name(written(args[0]));
+  } else if (name_option) {
+    fetch.file = image_file_name(written(*name_option));
+  } else if (fetch.source_literal) {
+    fetch.file = default_pull_name(*fetch.source_literal);
+  }
+  return fetch;
+}
+
+std::optional<InstanceStart> find_instance_start(const std::vector<ast::Word>& words, size_t start,
+                                                 std::string_view view_text) {
+  if (start + 2 >= words.size() || !literal_is(words[start + 1], "instance") ||
+      !literal_is(words[start + 2], "start") || !is_container_wrapper(words[start])) {
+    return std::nullopt;
+  }
+  InstanceStart instance{{start, false, {}, start + 3}, words.size()};
+  read_container_options(words, view_text, {}, instance.call);
+  if (instance.call.image + 1 < words.size()) instance.name = instance.call.image + 1;
+  return instance;
+}
+
+std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& words, size_t start,
+                                                 std::string_view view_text,
+                                                 std::span<const size_t> option_words) {
+  if (start + 1 >= words.size() || !is_container_wrapper(words[start])) return std::nullopt;
+  const auto sub = literal_value(words[start + 1]);
+  if (!sub || (*sub != "exec" && *sub != "run")) return std::nullopt;
+  ContainerCall call{start, *sub == "run", {}, start + 2};
+  read_container_options(words, view_text, option_words, call);
   return call;
 }
 

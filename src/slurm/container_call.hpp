@@ -47,6 +47,36 @@ struct ShifterCall {
   size_t program = 0;
 };
 
+/// `singularity|apptainer pull [OPTIONS] [FILE] SOURCE` or `build [OPTIONS]
+/// FILE SOURCE`: an image made on the cluster for a later exec/run. `file` is
+/// the name the image is saved under (FILE's last path component, `--name`,
+/// or pull's default NAME_TAG.sif from SOURCE), empty when computed.
+struct ImageFetch {
+  bool build = false;
+  size_t source = 0;  // the SOURCE word; words.size() when the line ends first
+  std::optional<std::string> source_literal;
+  std::string file;
+};
+
+[[nodiscard]] std::optional<ImageFetch> find_image_fetch(const std::vector<ast::Word>& words,
+                                                         size_t start, std::string_view view_text);
+
+/// `singularity|apptainer instance start [OPTIONS] IMAGE NAME`: the call's
+/// options and image as exec's, and the NAME word (words.size() if missing)
+/// that `exec instance://NAME` uses.
+struct InstanceStart {
+  ContainerCall call;
+  size_t name = 0;
+};
+
+[[nodiscard]] std::optional<InstanceStart> find_instance_start(const std::vector<ast::Word>& words,
+                                                               size_t start,
+                                                               std::string_view view_text);
+
+/// The last path component of an image as written (`"$SCRATCH/x.sif"` ->
+/// `x.sif`), quotes removed; empty when that part is computed.
+[[nodiscard]] std::string image_file_name(std::string_view written);
+
 [[nodiscard]] std::optional<ShifterCall> find_shifter_call(const std::vector<ast::Word>& words,
                                                            size_t start,
                                                            std::string_view view_text);

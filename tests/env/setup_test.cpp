@@ -948,6 +948,116 @@ TEST(Containers, BareCallsSayWhatTheyRan) {
   EXPECT_TRUE(has_code(cut, Code::container_without_command));
 }
 
+// `singularity pull` saves a file that a later exec runs: the pull line goes
+// (singularity does not exist on the nodes) and the file is the image it was
+// pulled from, under pull's default name, --name or an explicit file.
+TEST(ImageSteps, APulledFileIsTheImageItWasPulledFrom) {
+  const Translation t =
+      run("cd $SCRATCH\n"
+          "singularity pull docker://nvcr.io/nvidia/modulus/modulus:23.08\n"
+          "singularity exec --nv $SCRATCH/modulus_23.08.sif python train.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.docker_image, "nvcr.io/nvidia/modulus/modulus:23.08");
+  EXPECT_TRUE(command_has(
+      t, "# [slurm2air] singularity pull docker://nvcr.io/nvidia/modulus/modulus:23.08\n"))
+      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\npython train.py")) << t.workload->command;
+  EXPECT_EQ(lines_of(t, Code::container_image_step), std::vector<uint32_t>{4});
+  EXPECT_NE(messages_of(t, Code::container_image_registration)
+                .find("$SCRATCH/modulus_23.08.sif, pulled from "
+                      "docker://nvcr.io/nvidia/modulus/modulus:23.08,"),
+            std::string::npos);
+  EXPECT_FALSE(has_code(t, Code::container_image_unknown));
+}
+
+TEST(ImageSteps, PullAndBuildNameTheirFileInEveryForm) {
+  struct Case {
+    const char* step;
+    const char* image;
+    const char* url;  // empty: not a registry image
+  };
+  const Case cases[] = {
+      {"singularity pull -F --name tf.img docker://tensorflow/tensorflow:2.4.1-gpu", "tf.img",
+       "docker.io/tensorflow/tensorflow:2.4.1-gpu"},
+      {"apptainer pull --dir /scratch/u images/ocr.sif docker://ghcr.io/x/ocr:1", "ocr.sif",
+       "ghcr.io/x/ocr:1"},
+      {"singularity pull --tmpdir=/tmp docker://ubuntu", "/data/ubuntu_latest.sif",
+       "docker.io/ubuntu:latest"},
+      {"apptainer build --fakeroot $RELEASE/tgi.sif docker://ghcr.io/hf/tgi:2.0.1",
+       "\"$RELEASE/tgi.sif\"", "ghcr.io/hf/tgi:2.0.1"},
+      {"singularity build --fakeroot env.sif env.def", "env.sif", ""},
+      {"singularity pull lolcow.sif library://lolcow", "lolcow.sif", ""},
+  };
+  for (const Case& c : cases) {
+    const Translation t =
+        run(std::string(c.step) + "\nsingularity exec " + c.image + " python t.py\n");
+    ASSERT_TRUE(t.workload) << c.step;
+    EXPECT_TRUE(has_code(t, Code::container_image_step)) << c.step;
+    EXPECT_TRUE(command_has(t, std::string("# [slurm2air] ") + c.step)) << t.workload->command;
+    if (*c.url != '\0') {
+      EXPECT_EQ(t.workload->environment.docker_image, c.url) << c.step;
+    } else {
+      EXPECT_TRUE(has_code(t, Code::container_image_unknown)) << c.step;
+      EXPECT_NE(hints_of(t, Code::container_image_step).find("environment.docker_image"),
+                std::string::npos)
+          << c.step;
+    }
+  }
+}
+
+TEST(ImageSteps, AFileOfAnotherNameIsNotThePulledImage) {
+  const Translation t =
+      run("singularity pull docker://ubuntu:22.04\n"
+          "singularity exec /apps/train.sif python t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(has_code(t, Code::container_image_step));
+  EXPECT_TRUE(has_code(t, Code::container_image_unknown));
+  EXPECT_EQ(messages_of(t, Code::container_image_unknown).find("pulled"), std::string::npos);
+}
+
+// A pull in the background, or beside other commands, is taken off the line
+// without ending it; one inside `if` leaves the block a `:`.
+TEST(ImageSteps, PullsBesideOtherCommandsLeaveValidShell) {
+  const Translation t = run(
+      "singularity pull -F docker://staphb/bcftools:1.16 &\n"
+      "if [ ! -f pytorch_24.01.sif ]; then singularity pull docker://nvcr.io/nvidia/pytorch:24.01; "
+      "fi\n"
+      "wait\nsingularity exec pytorch_24.01.sif python t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:24.01");
+  EXPECT_EQ(lines_of(t, Code::container_image_step), (std::vector<uint32_t>{3, 4}));
+  EXPECT_EQ(t.workload->command.find("singularity pull -F docker://staphb/bcftools:1.16 &\n"),
+            std::string::npos)
+      << t.workload->command;
+  EXPECT_EQ(testing::check_bash_syntax(t.workload->command).exit_code, 0) << t.workload->command;
+}
+
+// `instance start IMAGE NAME` then `exec instance://NAME CMD`: the command
+// runs in the image the instance was started from, with its binds reported.
+TEST(ImageSteps, AnInstanceIsTheImageItWasStartedFrom) {
+  const Translation t =
+      run("singularity instance start --nv -B /scratch/u:/scratch/u docker://rapidsai/base:24.02 "
+          "rapids\n"
+          "singularity exec instance://rapids python etl.py\n"
+          "singularity instance stop rapids\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.docker_image, "docker.io/rapidsai/base:24.02");
+  EXPECT_EQ(lines_of(t, Code::container_image_step), (std::vector<uint32_t>{3, 5}));
+  EXPECT_NE(messages_of(t, Code::container_mounts).find("/scratch/u"), std::string::npos);
+  EXPECT_NE(hints_of(t, Code::container_image_step).find("startscript"), std::string::npos);
+  EXPECT_TRUE(command_has(t, "\npython etl.py\n")) << t.workload->command;
+}
+
+// Other subcommands cannot run without singularity either: reported, kept.
+TEST(ImageSteps, OtherSubcommandsAreReportedAsMissingEngines) {
+  for (const char* line : {"singularity --version\n", "singularity shell --nv img.sif t.sh\n",
+                           "apptainer cache clean -f\n", "singularity instance list\n"}) {
+    const Translation t = run(std::string(line) + "python t.py\n");
+    EXPECT_TRUE(has_code(t, Code::container_engine_unavailable)) << line;
+    EXPECT_FALSE(has_code(t, Code::container_image_step)) << line;
+  }
+}
+
 // `singularity exec IMG /bin/bash -c "..."` (NYU's overlay pattern): the
 // script inside is mapped like the batch script's own lines and written back
 // into its quotes; the outer shell still fills in what it filled in before.
