@@ -614,6 +614,7 @@ class CommandMapper final : public CommandEditor {
              "");
       return;
     }
+    if (setup_.unwrap_held_containers(site)) return;
     setup_.move_exports_to_env(site, assignments, first_launch_seen_);
   }
 

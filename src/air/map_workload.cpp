@@ -105,7 +105,14 @@ struct ContainerUse {
   // How the script made the file or instance it ran (`x.sif, pulled from
   // docker://...`): `written` is then where it came from.
   std::string made_from;
+  // Later container calls that ran another image, as shown, and where.
+  std::vector<std::pair<std::string, Span>> other_images;
 };
+
+/// The image as the reports show it.
+std::string shown_image(const ContainerUse& use) {
+  return use.made_from.empty() ? use.written : use.made_from;
+}
 
 /// Images the script makes before it runs them: files that `singularity
 /// pull`/`build` saves (by file name) and instances (`instance://NAME`).
@@ -226,6 +233,7 @@ bool add_shifter_use(const slurm::Site& site, size_t start, const slurm::Body& b
                        body.file_span(site, image->value_span),
                        std::move(mounts),
                        command,
+                       {},
                        {}};
   }
   return true;
@@ -259,7 +267,7 @@ bool record_made_image(const slurm::Site& site, size_t start, const slurm::Body&
       instance->name < words.size() ? slurm::literal_value(words[instance->name]) : std::nullopt;
   if (!name) return true;
   const std::optional<std::string> image = literal_of(site, words[call.image]);
-  ContainerUse started{image ? *image : written(call.image), image.has_value(), {}, {}, {}, {}};
+  ContainerUse started{image ? *image : written(call.image), image.has_value(), {}, {}, {}, {}, {}};
   resolve_made_image(started, made);
   for (const ContainerOption& option : call.options) {
     if (option.has_value && contains({"-B", "--bind", "--mount"}, option.name)) {
@@ -278,7 +286,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
   for (const char* name : {"container-image", "image", "environment", "container"}) {
     const directives::Option* option = job.final_option(name);
     if (option == nullptr || !option->value) continue;
-    use = ContainerUse{*option->value, true, option->span, {}, {}, {}};
+    use = ContainerUse{*option->value, true, option->span, {}, {}, {}, {}};
     break;
   }
   if (const directives::Option* mounts = job.final_option("container-mounts");
@@ -303,6 +311,43 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     return literal ? literal : from_variable(site, word.span);
   };
   MadeImages made;
+  // The first call names the image; every call's binds are gone.
+  const auto add_container_call = [&](const slurm::Site& site, const std::vector<ast::Word>& words,
+                                      const ContainerCall& call) {
+    std::vector<std::string> mounts;
+    for (const ContainerOption& option : call.options) {
+      if (option.has_value && contains({"-B", "--bind", "--mount"}, option.name)) {
+        split_mounts(value_as_shown(option.value, body, site, option.value_span), mounts);
+      }
+    }
+    const Span command = body.file_span(site, site.command->span);
+    const size_t i = call.image;
+    if (i >= words.size()) {
+      if (use) add_mounts(*use, mounts, command);
+      return;
+    }
+    const std::optional<std::string> image = literal_of(site, words[i]);
+    const std::string_view text = body.views[site.view].text;
+    ContainerUse found{
+        image ? *image : std::string(text.substr(words[i].span.begin, words[i].span.size())),
+        image.has_value(),
+        body.file_span(site, words[i].span),
+        std::move(mounts),
+        command,
+        {},
+        {}};
+    resolve_made_image(found, made);
+    if (!use) {
+      use = std::move(found);
+      return;
+    }
+    add_mounts(*use, found.mounts, command);
+    const std::string other = shown_image(found);
+    const bool known = found.written == use->written ||
+                       std::ranges::any_of(use->other_images,
+                                           [&](const auto& seen) { return seen.first == other; });
+    if (!known) use->other_images.emplace_back(other, found.from);
+  };
   for (const slurm::Site& site : body.sites) {
     const auto& words = site.command->words;
     if (site.program == "srun" && site.srun) {
@@ -319,6 +364,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
                              body.file_span(site, site.command->span),
                              {},
                              {},
+                             {},
                              {}};
         }
         if (name == "container-mounts" && use && use->mounts.empty()) {
@@ -330,31 +376,18 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     const size_t start = site.program == "srun" && site.srun ? site.srun_operand : 0;
     if (add_shifter_use(site, start, body, use)) continue;
     if (record_made_image(site, start, body, literal_of, made)) continue;
-    const std::optional<ContainerCall> call = find_container_call(
-        words, start, body.views[site.view].text, body.container_options_of(site));
-    if (!call) continue;
-    std::vector<std::string> mounts;
-    for (const ContainerOption& option : call->options) {
-      if (option.has_value && contains({"-B", "--bind", "--mount"}, option.name)) {
-        split_mounts(value_as_shown(option.value, body, site, option.value_span), mounts);
-      }
+    if (const std::optional<ContainerCall> call = find_container_call(
+            words, start, body.views[site.view].text, body.container_options_of(site))) {
+      add_container_call(site, words, *call);
     }
-    if (use) {  // a later container command: its binds are gone too
-      add_mounts(*use, mounts, body.file_span(site, site.command->span));
-      continue;
-    }
-    const size_t i = call->image;
-    if (i >= words.size()) continue;
-    const std::optional<std::string> image = literal_of(site, words[i]);
-    const std::string_view text = body.views[site.view].text;
-    use = ContainerUse{
-        image ? *image : std::string(text.substr(words[i].span.begin, words[i].span.size())),
-        image.has_value(),
-        body.file_span(site, words[i].span),
-        std::move(mounts),
-        body.file_span(site, site.command->span),
-        {}};
-    resolve_made_image(*use, made);
+    if (site.view != 0) continue;
+    slurm::for_each_held_container_call(
+        *site.command, body.views[0].text,
+        [&](const slurm::HeldContainerCall& held, std::string_view /*name*/) {
+          if (!body.read_as_nested_script(held.inner)) {
+            add_container_call(site, held.words(), held.call);
+          }
+        });
   }
   return use;
 }
@@ -445,6 +478,19 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
          "rebuild it as an OCI image in a registry, register it with `databricks experimental "
          "air register-image URL` and set environment.docker_image.url, or map it under images: "
          "in the site profile"});
+  }
+}
+
+/// A workload has one image: commands the script ran in other images now run
+/// in that one.
+void report_other_images(const ContainerUse& use, Diagnostics& diagnostics) {
+  for (const auto& [image, from] : use.other_images) {
+    diagnostics.push_back(
+        {Code::container_image_second, from,
+         "this call ran its command in the image " + image + ", but the workload has one image, " +
+             shown_image(use) + " (the first the script runs), and every command runs in that one",
+         "build one image that has what both had, or run these steps as a workload (or "
+         "bundle task) of their own with that image"});
   }
 }
 
@@ -757,6 +803,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
       replace_generic_report(job.final_option(name), diagnostics);
     }
     map_container(*container, options, workload.environment, diagnostics);
+    report_other_images(*container, diagnostics);
     report_mounts(*container, diagnostics);
   }
   workload.command = std::move(command.command);

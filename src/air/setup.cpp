@@ -1695,6 +1695,46 @@ void SetupMapper::unwrap_container(const Site& site) {
                 : "check that environment (or the custom image) provides what the image had");
 }
 
+bool SetupMapper::unwrap_held_containers(const Site& site) {
+  if (site.view != 0) return false;  // the value's spans are file offsets
+  const ast::Command& command = *site.command;
+  const std::string_view file_text = body_.views[0].text;
+  bool unwrapped = false;
+  const auto unwrap = [&](const slurm::HeldContainerCall& held, std::string_view name) {
+    const auto& words = held.words();
+    const size_t image = held.call.image;
+    if (image >= words.size() || body_.read_as_nested_script(held.inner)) return;
+    const Span prefix{words.front().span.begin,
+                      image + 1 < words.size() ? words[image + 1].span.begin : held.inner.end};
+    const std::string written(editor_.source(0, Span{words[0].span.begin, words[1].span.end}));
+    editor_.edit(0, prefix, "", "the command it holds runs directly in the AI Runtime environment");
+    editor_.report(Code::container_wrapper_removed, 0, Span{prefix.begin, words[image].span.end},
+                   "`" + written + "` is removed from the value of " + std::string(name) +
+                       ": what runs it (`$" + std::string(name) +
+                       " ...`) runs directly in the workload's environment",
+                   held.call.run ? "`run` started the image's runscript with the arguments: put "
+                                   "the program it ran in front of them, in the value"
+                                 : "check that environment (or the custom image) provides what "
+                                   "the image had");
+    Site held_site = site;
+    held_site.command = &held.parse.script.body.items.front().command;
+    for (const ContainerOption& option : held.call.options) {
+      if (option.name == "--env" || option.name == "--env-file") {
+        const Span span = option_span(*held_site.command, option);
+        editor_.report(Code::container_option_dropped, 0, span,
+                       "`" + std::string(editor_.source(0, span)) +
+                           "`: the container set these variables; they are not set now",
+                       "set them where the variable's command runs (NAME=value in front of it)");
+      } else {
+        report_dropped_container_option(held_site, option);
+      }
+    }
+    unwrapped = true;
+  };
+  slurm::for_each_held_container_call(command, file_text, unwrap);
+  return unwrapped;
+}
+
 namespace {
 
 /// Why a container call with nothing after the image cannot be unwrapped, and

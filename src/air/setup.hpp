@@ -112,6 +112,10 @@ class SetupMapper {
   void map_evaluated_setup(const slurm::Site& eval, const slurm::Site& tool);
   /// Pass 2: `singularity exec [--nv] [-B ..] IMAGE CMD` runs CMD directly.
   void unwrap_container(const slurm::Site& site);
+  /// Pass 1: `PY="singularity exec IMG python"` (later `$PY t.py`): the
+  /// call leaves the value, so the command it holds runs directly; true when
+  /// one did (the assignment then stays where it is).
+  bool unwrap_held_containers(const slurm::Site& site);
   /// Pass 2: `conda run -n ENV CMD` (mamba, micromamba) runs CMD directly.
   void unwrap_conda_run(const slurm::Site& site);
 

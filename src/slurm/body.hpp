@@ -7,6 +7,7 @@
 // given to `bash -c` under srun) and records each simple command as a Site.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -125,6 +126,15 @@ struct Body {
   }
   [[nodiscard]] Span file_span(const Site& site, Span span) const {
     return file_span(site.view, span);
+  }
+  /// Whether a nested script was read from these bytes of the file (a
+  /// variable's value run by `bash -c "$CMD"`): its rules have mapped them.
+  [[nodiscard]] bool read_as_nested_script(Span file_span) const {
+    return std::ranges::any_of(nested, [&](const std::unique_ptr<NestedScript>& script) {
+      const TextView& view = views[script->view];
+      const Span whole = view.file_span(view.window);
+      return whole.begin < file_span.end && file_span.begin < whole.end;
+    });
   }
 
   [[nodiscard]] std::span<const size_t> container_options_of(const Site& site) const {

@@ -231,6 +231,31 @@ std::optional<InstanceStart> find_instance_start(const std::vector<ast::Word>& w
   return instance;
 }
 
+std::optional<HeldContainerCall> find_held_container_call(const ast::Word& value,
+                                                          std::string_view file_text) {
+  // `PY="..."`, or `export PY="..."` (a word whose first part is `PY=`).
+  const bool declared = value.parts.size() == 2 && value.parts[0].kind == ast::PartKind::literal &&
+                        value.parts[0].text.ends_with('=');
+  if (value.parts.size() != 1 && !declared) return std::nullopt;
+  const ast::WordPart& quoted = value.parts.back();
+  if (quoted.kind != ast::PartKind::double_quoted && quoted.kind != ast::PartKind::single_quoted) {
+    return std::nullopt;
+  }
+  const std::string_view text = file_text.substr(quoted.inner.begin, quoted.inner.size());
+  const std::string_view start = text.substr(std::min(text.find_first_not_of(" \t"), text.size()));
+  if (!start.starts_with("singularity ") && !start.starts_with("apptainer ")) return std::nullopt;
+  HeldContainerCall held{parse_script(text, quoted.inner.begin), {}, quoted.inner};
+  const auto& items = held.parse.script.body.items;
+  if (!held.parse.complete || items.empty() ||
+      items.front().command.kind != ast::CommandKind::simple) {
+    return std::nullopt;
+  }
+  auto call = find_container_call(held.words(), 0, file_text);
+  if (!call) return std::nullopt;
+  held.call = std::move(*call);
+  return held;
+}
+
 std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& words, size_t start,
                                                  std::string_view view_text,
                                                  std::span<const size_t> option_words) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "grammar/ast.hpp"
+#include "parse/parse_script.hpp"
 
 namespace s2a::slurm {
 
@@ -46,6 +47,50 @@ struct ShifterCall {
   std::vector<ContainerOption> options;
   size_t program = 0;
 };
+
+/// A singularity/apptainer exec|run call held in a quoted variable value
+/// (`PY="singularity exec --nv $SIF python"`, later run as `$PY t.py`): the
+/// value's text read as a command, with spans in the file.
+struct HeldContainerCall {
+  ParseResult parse;
+  ContainerCall call;  // indexes words()
+  Span inner;          // the value inside its quotes
+  [[nodiscard]] const std::vector<ast::Word>& words() const {
+    return parse.script.body.items.front().command.words;
+  }
+};
+
+/// The call held in `value` (a double- or single-quoted word of view 0,
+/// whose text is `file_text`; or `NAME=` and such a word, as `export`'s
+/// argument), when its text starts with one.
+[[nodiscard]] std::optional<HeldContainerCall> find_held_container_call(const ast::Word& value,
+                                                                        std::string_view file_text);
+
+/// Calls fn(held, NAME) for each call held in the command's assignments:
+/// `PY="singularity exec ..."` and `export PY="..."`.
+template <typename Fn>
+void for_each_held_container_call(const ast::Command& command, std::string_view file_text,
+                                  Fn&& fn) {
+  for (const ast::Assignment& a : command.assignments) {
+    if (a.is_array) continue;
+    if (auto held = find_held_container_call(a.value, file_text)) {
+      fn(*held, std::string_view(a.name));
+    }
+  }
+  const bool exports = command.assignments.empty() && !command.words.empty() &&
+                       command.words[0].parts.size() == 1 &&
+                       command.words[0].parts[0].kind == ast::PartKind::literal &&
+                       command.words[0].parts[0].text == "export";
+  if (!exports) return;
+  for (size_t i = 1; i < command.words.size(); ++i) {
+    const ast::Word& word = command.words[i];
+    if (word.parts.size() != 2) continue;
+    if (auto held = find_held_container_call(word, file_text)) {
+      const std::string_view head = word.parts[0].text;
+      fn(*held, head.substr(0, head.size() - 1));
+    }
+  }
+}
 
 /// `singularity|apptainer pull [OPTIONS] [FILE] SOURCE` or `build [OPTIONS]
 /// FILE SOURCE`: an image made on the cluster for a later exec/run. `file` is

@@ -1058,6 +1058,61 @@ TEST(ImageSteps, OtherSubcommandsAreReportedAsMissingEngines) {
   }
 }
 
+// `PY="singularity exec --nv $SIF python"` ... `$PY train.py`: the call
+// leaves the value, so `$PY` runs python directly; the image and binds are
+// the workload's, as for a call written out.
+TEST(HeldContainerCalls, TheCallLeavesTheVariableAndItsImageIsTheWorkloads) {
+  const Translation t =
+      run("SIF=docker://nvcr.io/nvidia/pytorch:24.01-py3\n"
+          "PY=\"singularity exec --nv -B /data:/data --pwd /app $SIF python\"\n"
+          "export SING='apptainer exec $SIF'\n"
+          "$PY train.py --epochs 3\n$SING python eval.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\nPY=\"python\"\nexport SING=''\n$PY train.py --epochs 3\n"))
+      << t.workload->command;
+  EXPECT_EQ(t.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:24.01-py3");
+  EXPECT_EQ(lines_of(t, Code::container_wrapper_removed), (std::vector<uint32_t>{4, 5}));
+  EXPECT_NE(messages_of(t, Code::container_wrapper_removed).find("from the value of PY"),
+            std::string::npos);
+  EXPECT_NE(messages_of(t, Code::container_mounts).find("/data"), std::string::npos);
+  EXPECT_NE(messages_of(t, Code::container_option_dropped).find("--pwd /app"), std::string::npos);
+  EXPECT_FALSE(has_code(t, Code::container_image_second));
+  EXPECT_EQ(testing::check_bash_syntax(t.workload->command).exit_code, 0);
+}
+
+TEST(HeldContainerCalls, OtherValuesAndScriptsReadByBashCAreLeftToTheirRules) {
+  // Not a container call at the start of the value.
+  const Translation echo = run("MSG=\"using singularity exec here\"\npython t.py\n");
+  EXPECT_FALSE(has_code(echo, Code::container_wrapper_removed));
+  EXPECT_TRUE(command_has(echo, "MSG=\"using singularity exec here\"")) << echo.workload->command;
+  // A script bash -c reads from the variable is mapped once, as a script.
+  const Translation script =
+      run("CMD=\"singularity exec --nv /apps/x.sif python t.py\"\nsrun bash -c \"$CMD\"\n");
+  EXPECT_EQ(lines_of(script, Code::container_wrapper_removed), std::vector<uint32_t>{3});
+  EXPECT_EQ(messages_of(script, Code::container_wrapper_removed).find("from the value"),
+            std::string::npos);
+}
+
+// The workload has one image: calls of another are reported once per image.
+TEST(Containers, ASecondImageIsReportedOncePerImage) {
+  const Translation t =
+      run("singularity exec /apps/align.sif bwa mem ref.fa r.fq > r.sam\n"
+          "singularity exec /apps/train.sif python train.py\n"
+          "singularity exec /apps/train.sif python eval.py\n"
+          "singularity exec /apps/align.sif samtools sort r.sam\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(lines_of(t, Code::container_image_second), std::vector<uint32_t>{4});
+  const std::string message = messages_of(t, Code::container_image_second);
+  EXPECT_NE(message.find("/apps/train.sif"), std::string::npos) << message;
+  EXPECT_NE(message.find("/apps/align.sif (the first"), std::string::npos) << message;
+  // The same image under the #SBATCH option and a call: one image.
+  const Translation same = translate(
+      "job.sbatch",
+      "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --container-image=/apps/x.sif\n"
+      "singularity exec /apps/x.sif python t.py\n");
+  EXPECT_FALSE(has_code(same, Code::container_image_second));
+}
+
 // `singularity exec IMG /bin/bash -c "..."` (NYU's overlay pattern): the
 // script inside is mapped like the batch script's own lines and written back
 // into its quotes; the outer shell still fills in what it filled in before.
