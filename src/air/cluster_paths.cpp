@@ -65,6 +65,14 @@ bool is_device_name(std::string_view text) {
                   top);
 }
 
+/// A container image file (`/apps/train.sif`): the container call that runs
+/// it reports it as the workload's image (S2A5006, S2A5007), whose fix is a
+/// registry, not a volume.
+bool is_image_file(std::string_view path) {
+  return path.ends_with(".sif") || path.ends_with(".simg") || path.ends_with(".sqsh") ||
+         path.ends_with(".squashfs");
+}
+
 /// The path a word's text starts with, or names after `=` (`--data=/x`,
 /// `DATA=/x`): up to the first `:` or `,` (lists such as PATH). A path with
 /// blanks is a message, not a path.
@@ -81,7 +89,7 @@ std::optional<std::string_view> path_in(std::string_view text) {
   text = text.substr(0, std::min(text.find(':'), text.find(',')));
   const bool blank = std::any_of(text.begin(), text.end(),
                                  [](char c) { return c == ' ' || c == '\t' || c == '\n'; });
-  if (!starts_path(text) || blank) return std::nullopt;
+  if (!starts_path(text) || blank || is_image_file(text)) return std::nullopt;
   return text;
 }
 

@@ -83,6 +83,15 @@ TEST(ClusterPaths, DeviceNamesAreNoPaths) {
   EXPECT_FALSE(cluster_paths("python t.py --dirs=/gpu:/data\n").empty());
 }
 
+// An image file is reported with the container call as the workload's image.
+TEST(ClusterPaths, ImageFilesAreTheContainersNotStorage) {
+  EXPECT_TRUE(cluster_paths("SIF=/apps/containers/train.sif\n"
+                            "export IMG=/scratch/u/old.simg\n"
+                            "python t.py --image=/opt/x.sqsh\n")
+                  .empty());
+  EXPECT_FALSE(cluster_paths("SIF=/apps/containers/train.sif.d/data\n").empty());
+}
+
 TEST(ClusterPaths, OtherUsesAreGroupedByStorageRoot) {
   const std::vector<Found> found = cluster_paths(
       "export HF_HOME=/scratch/$USER/hf\n"
