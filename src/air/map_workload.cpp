@@ -7,6 +7,7 @@
 #include "air/container_call.hpp"
 #include "air/device_variables.hpp"
 #include "air/inherited_variables.hpp"
+#include "air/job_log_files.hpp"
 #include "air/keyword_list.hpp"
 #include "air/launch.hpp"
 #include "air/script_arguments.hpp"
@@ -784,6 +785,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
       map_command(file, body, job, workload.compute, slurm_job_name(file, job), diagnostics, setup);
   report_script_arguments(body, diagnostics);
   report_script_path(body, diagnostics);
+  report_job_log_reads(body, job, diagnostics);
   report_inherited_variables(body, job, diagnostics);
   const DeviceContext devices{exports.env_variables, counts_from_node(command.command)};
   report_device_variables(body, job, workload.compute, devices, diagnostics);
