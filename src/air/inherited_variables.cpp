@@ -255,6 +255,7 @@ class UseCollector {
     }
   }
 
+ public:
   /// Decided once per name: a script uses the same few names many times.
   bool inherited(std::string_view name) {
     const auto [it, added] = verdicts_.try_emplace(name, false);
@@ -262,6 +263,7 @@ class UseCollector {
     return it->second;
   }
 
+ private:
   const AssignedNames& assigned_;
   Uses& uses_;
   std::string_view text_;
@@ -329,6 +331,51 @@ std::string listed(const std::vector<std::string>& names) {
 
 }  // namespace
 
+/// `rm -r`, `rm -rf`, `rm --recursive ...`.
+bool removes_recursively(const ast::Command& command) {
+  for (size_t i = 1; i < command.words.size(); ++i) {
+    std::string storage;
+    const std::string_view flag = slurm::literal_prefix(command.words[i], storage);
+    if (flag == "--") return false;
+    if (flag == "--recursive") return true;
+    if (flag.starts_with('-') && !flag.starts_with("--") &&
+        flag.find_first_of("rR") != std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// `rm -rf $SCRATCH/*` with SCRATCH empty is `rm -rf /*`: the operands that
+/// start with an inherited variable (no default) followed by `/`.
+void report_root_removals(const slurm::Site& site, std::string_view text, UseCollector& collector,
+                          Diagnostics& diagnostics) {
+  const ast::Command& command = *site.command;
+  if (site.program != "rm" || !removes_recursively(command)) return;
+  for (size_t i = 1; i < command.words.size(); ++i) {
+    const ast::Word& word = command.words[i];
+    if (word.parts.empty()) continue;
+    const ast::WordPart* first = &word.parts[0];
+    if (first->kind == ast::PartKind::double_quoted && !first->parts.empty()) {
+      first = &first->parts[0];
+    }
+    if (first->kind != ast::PartKind::param || !first->op.empty() ||
+        first->span.end >= text.size() || !collector.inherited(first->text)) {
+      continue;
+    }
+    const size_t after = text.find_first_not_of("\"}", first->span.end);
+    if (after >= word.span.end || text[after] != '/') continue;
+    const std::string written(text.substr(word.span.begin, word.span.size()));
+    diagnostics.push_back(
+        {Code::recursive_remove_from_root, word.span,
+         "`rm` of " + written + ": $" + first->text +
+             " is never set in the script and is empty on AI Runtime, so the path starts at / "
+             "and this deletes from the root of the node",
+         "set " + first->text + " before this line, and write it as \"${" + first->text +
+             ":?}\" so that an empty value stops the script instead"});
+  }
+}
+
 void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
                                 Diagnostics& diagnostics) {
   if (body.views.empty() || !takes_submit_environment(job)) return;
@@ -344,6 +391,7 @@ void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
     // module/conda lines are removed from the command: their uses go too.
     if (is_setup_command(*site.command, site.program, body.views[0].text)) continue;
     collector.collect(*site.command);
+    report_root_removals(site, body.views[0].text, collector, diagnostics);
     if (may_set_unknown_variables(site, body.views[0].text)) {
       judged_until = site.command->span.begin;
       break;

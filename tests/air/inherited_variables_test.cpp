@@ -139,3 +139,35 @@ TEST(InheritedVariables, ABashCScriptsVariablesAreItsOwn) {
 
 }  // namespace
 }  // namespace s2a
+
+namespace s2a {
+namespace {
+
+/// The operands S2A5029 reports, as written.
+std::vector<std::string> root_removals(const std::string& body) {
+  const std::string text = kHeader + body;
+  std::vector<std::string> words;
+  for (const Diagnostic& d :
+       testing::diagnostics_with(translate("job.sbatch", text), Code::recursive_remove_from_root)) {
+    words.push_back(text.substr(d.span.begin, d.span.size()));
+  }
+  return words;
+}
+
+// `rm -rf $SCRATCH/*` with SCRATCH empty is `rm -rf /*`.
+TEST(RootRemovals, RecursiveRemovalsUnderAnEmptyVariableAreErrors) {
+  EXPECT_EQ(root_removals("python t.py\nrm -rf $SCRATCH/*\nrm -r \"${WORKDIR}\"/cache\n"
+                          "rm --recursive --force $OUT/ckpt tmp/\n"),
+            (std::vector<std::string>{"$SCRATCH/*", "\"${WORKDIR}\"/cache", "$OUT/ckpt"}));
+}
+
+TEST(RootRemovals, SetDefaultedNonRecursiveOrNotLeadingIsNotReported) {
+  EXPECT_TRUE(root_removals("W=/tmp/w\nrm -rf $W/*\n"
+                            "rm -rf ${OUT:-/tmp/x}/a \"${LOGS:?}\"/b\n"
+                            "rm -f $LOGS/x.log\nrm -rf run_$TAG/ $DIR\nrm -rf $HOME/.cache\n"
+                            "rm -rf -- -$X/y\n")
+                  .empty());
+}
+
+}  // namespace
+}  // namespace s2a
