@@ -141,13 +141,14 @@ void report_job_log_reads(const slurm::Body& body, const slurm::Job& job,
     if (site.program == "echo"sv || site.program == "printf"sv) continue;
     const std::string_view text = body.views[site.view].text;
     const auto report = [&](Span span) {
-      const std::string word = canonical(text.substr(span.begin, span.size()));
+      const std::string_view written = text.substr(span.begin, span.size());
+      if (written.find('$') == std::string_view::npos) return false;  // most words
+      const std::string word = canonical(written);
       for (const auto& [spelling, shown] : files) {
         if (!names_file(word, spelling)) continue;
         diagnostics.push_back(
             {Code::reads_job_log_file, body.file_span(site, span),
-             "`" + std::string(text.substr(span.begin, span.size())) +
-                 "` is the job's own output file (" + shown +
+             "`" + std::string(written) + "` is the job's own output file (" + shown +
                  "), which Slurm wrote while the script ran; AI Runtime collects stdout and "
                  "stderr itself and writes no such file, so it is not there",
              "read the run's output with `databricks air logs <run-id>` once it ends; to use it "

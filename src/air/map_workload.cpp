@@ -17,6 +17,8 @@
 namespace s2a::air {
 namespace {
 
+using namespace std::string_view_literals;
+
 constexpr size_t kMaxExperimentName = 100;  // the Jobs API task_key limit
 
 std::string file_stem(std::string_view path) {
@@ -246,7 +248,7 @@ bool add_shifter_use(const slurm::Site& site, size_t start, const slurm::Body& b
 bool record_made_image(const slurm::Site& site, size_t start, const slurm::Body& body,
                        const auto& literal_of, MadeImages& made) {
   // Asked of every command: the site's program is the first word's already.
-  if (start == 0 && site.program != "singularity" && site.program != "apptainer") return false;
+  if (start == 0 && site.program != "singularity"sv && site.program != "apptainer"sv) return false;
   const auto& words = site.command->words;
   const std::string_view text = body.views[site.view].text;
   const auto written = [&](size_t word) {
