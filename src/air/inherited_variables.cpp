@@ -329,8 +329,6 @@ std::string listed(const std::vector<std::string>& names) {
   return out;
 }
 
-}  // namespace
-
 /// `rm -r`, `rm -rf`, `rm --recursive ...`.
 bool removes_recursively(const ast::Command& command) {
   for (size_t i = 1; i < command.words.size(); ++i) {
@@ -375,6 +373,8 @@ void report_root_removals(const slurm::Site& site, std::string_view text, UseCol
              ":?}\" so that an empty value stops the script instead"});
   }
 }
+
+}  // namespace
 
 void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
                                 Diagnostics& diagnostics) {

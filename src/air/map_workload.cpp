@@ -242,6 +242,16 @@ bool add_shifter_use(const slurm::Site& site, size_t start, const slurm::Body& b
   return true;
 }
 
+/// The directories a singularity call's -B/--bind/--mount put in the container.
+void add_bind_mounts(const ContainerCall& call, const slurm::Body& body, const slurm::Site& site,
+                     std::vector<std::string>& mounts) {
+  for (const ContainerOption& option : call.options) {
+    if (option.has_value && contains({"-B", "--bind", "--mount"}, option.name)) {
+      split_mounts(value_as_shown(option.value, body, site, option.value_span), mounts);
+    }
+  }
+}
+
 /// `singularity pull|build` and `instance start` (at words[start]) make an
 /// image that a later exec runs by its file or instance name: recorded in
 /// `made`. True when the command is one of them.
@@ -272,11 +282,7 @@ bool record_made_image(const slurm::Site& site, size_t start, const slurm::Body&
   const std::optional<std::string> image = literal_of(site, words[call.image]);
   ContainerUse started{image ? *image : written(call.image), image.has_value(), {}, {}, {}, {}, {}};
   resolve_made_image(started, made);
-  for (const ContainerOption& option : call.options) {
-    if (option.has_value && contains({"-B", "--bind", "--mount"}, option.name)) {
-      split_mounts(value_as_shown(option.value, body, site, option.value_span), started.mounts);
-    }
-  }
+  add_bind_mounts(call, body, site, started.mounts);
   made["instance://" + *name] =
       MadeImage{started.written, started.literal, "started from", std::move(started.mounts)};
   return true;
@@ -318,11 +324,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
   const auto add_container_call = [&](const slurm::Site& site, const std::vector<ast::Word>& words,
                                       const ContainerCall& call) {
     std::vector<std::string> mounts;
-    for (const ContainerOption& option : call.options) {
-      if (option.has_value && contains({"-B", "--bind", "--mount"}, option.name)) {
-        split_mounts(value_as_shown(option.value, body, site, option.value_span), mounts);
-      }
-    }
+    add_bind_mounts(call, body, site, mounts);
     const Span command = body.file_span(site, site.command->span);
     const size_t i = call.image;
     if (i >= words.size()) {
