@@ -235,6 +235,9 @@ struct OptionVariable {
   std::vector<std::string> fields;  // the words it splits into, quotes removed
 };
 
+/// How step_mpi() names a Python step whose ranks are Horovod's.
+constexpr std::string_view kUsesHorovod = "the script uses Horovod";
+
 /// Slurm's lists of the GPUs of the job and of the step on the node.
 constexpr std::array kSlurmGpuLists = {"SLURM_STEP_GPUS"sv, "SLURM_JOB_GPUS"sv};
 
@@ -1572,7 +1575,11 @@ class CommandMapper final : public CommandEditor {
     // process is then a one-rank MPI job.
     const std::string mpi = per_gpu || compute_.nodes > 1 ? step_mpi(site) : std::string();
     if (!mpi.empty() && per_gpu && (compute_.nodes <= 1 || rank) && !site.context.in_substitution) {
-      start_mpi_ranks(site, step_tasks_per_node, prefix, mpi, rank);
+      if (mpi == kUsesHorovod) {
+        start_horovod_ranks(site, step_tasks_per_node, prefix, rank);
+      } else {
+        start_mpi_ranks(site, step_tasks_per_node, prefix, mpi, rank);
+      }
       return;
     }
     if (!mpi.empty() && !mpi.starts_with("--mpi")) report_inferred_mpi(site, mpi);
@@ -1880,9 +1887,10 @@ class CommandMapper final : public CommandEditor {
     if (site.nested_script >= 0 || site.srun_operand >= site.command->words.size()) return {};
     // Python programs keep the per-task start: frameworks such as NeMo and
     // Lightning, started with `srun --mpi=pmix python`, read SLURM_*. One
-    // that uses mpi4py is MPI's.
+    // that uses mpi4py or Horovod is MPI's.
     if (site.launcher.kind == Launcher::python) {
-      return script_uses_mpi4py() ? "the script uses mpi4py" : std::string();
+      if (script_uses_mpi4py()) return "the script uses mpi4py";
+      return script_uses_horovod() ? std::string(kUsesHorovod) : std::string();
     }
     if (site.launcher.kind != Launcher::none) return {};
     // A program in a variable (`srun --mpi=pmix $EXE`) is judged by --mpi alone.
@@ -1940,6 +1948,29 @@ class CommandMapper final : public CommandEditor {
     return *uses_mpi4py_;
   }
 
+  /// Horovod named in a command's word (`module load tensorflow/1.13-hvd`,
+  /// `conda activate horovod`, `--horovod`, `train_hvd.py`), not in a
+  /// comment: hvd.init() takes its ranks from MPI, or from the variables
+  /// horovodrun sets, never from SLURM_* or torchrun's RANK, so each torchrun
+  /// worker would be a one-process Horovod job training alone.
+  bool script_uses_horovod() {
+    if (!uses_horovod_) {
+      uses_horovod_ = names_horovod(body_.views[0].text) &&
+                      std::any_of(body_.sites.begin(), body_.sites.end(), [this](const Site& site) {
+                        return std::any_of(site.command->words.begin(), site.command->words.end(),
+                                           [&](const ast::Word& word) {
+                                             return names_horovod(source(site.view, word.span));
+                                           });
+                      });
+    }
+    return *uses_horovod_;
+  }
+
+  static bool names_horovod(std::string_view text) {
+    return ascii_contains_ignoring_case(text, "horovod") ||
+           ascii_contains_ignoring_case(text, "hvd");
+  }
+
   static bool names_mpi_library(std::string_view module) {
     const std::string lower = ascii_lower(module);
     if (lower.find("mpi4py") != std::string::npos) return false;  // Python's binding
@@ -1969,6 +2000,26 @@ class CommandMapper final : public CommandEditor {
          "the step's " + count + " MPI ranks, started by mpirun");
   }
 
+  /// One node's Horovod ranks: horovodrun, which comes with Horovod, starts
+  /// them over MPI or Gloo, whichever Horovod was built with.
+  void start_horovod_ranks(const Site& site, uint64_t tasks, Span prefix,
+                           const std::optional<std::string>& rank) {
+    const std::string count = std::to_string(tasks);
+    const std::string launch = "horovodrun -np " + count + " -H localhost:" + count;
+    report(Code::horovod_step_to_horovodrun, site.view, site.command->span,
+           "srun started these " + count + " tasks as Horovod's ranks (" +
+               std::string(kUsesHorovod) + "); `" + launch + "` starts them now" +
+               (rank && compute_.nodes > 1 ? " on node " + *rank : std::string()) +
+               ": hvd.init() does not read torchrun's RANK, so each worker would train alone",
+           "Horovod must be in the AI Runtime environment (horovod in the requirements, built "
+           "for the framework, or a custom image)");
+    if (rank && compute_.nodes > 1) {
+      guard_on_node(site, *rank, "the step ran on one node: keep it on node " + *rank);
+    }
+    edit(site.view, prefix, launch + " ",
+         "the step's " + count + " Horovod ranks, started by horovodrun");
+  }
+
   /// A compiled program of an MPI-loading script, started on every node:
   /// its ranks are not wired up across nodes.
   void report_inferred_mpi(const Site& site, const std::string& mpi) {
@@ -1976,8 +2027,12 @@ class CommandMapper final : public CommandEditor {
            "srun wired these tasks up as MPI ranks (" + mpi +
                "); AI Runtime has no MPI launcher across nodes, so each process it starts "
                "runs as a one-rank MPI job",
-           "initialise torch.distributed from RANK/WORLD_SIZE instead of MPI_Init; or run on "
-           "one node");
+           mpi == kUsesHorovod
+               ? "Horovod reaches other nodes through horovodrun or mpirun over ssh, which AI "
+                 "Runtime nodes do not offer: run on one node, or move to torch.distributed "
+                 "(RANK, WORLD_SIZE, MASTER_ADDR are set)"
+               : "initialise torch.distributed from RANK/WORLD_SIZE instead of MPI_Init; or run "
+                 "on one node");
   }
 
   /// `if [ "$NODE_RANK" = N ]; then COMMAND; fi` around the whole simple
@@ -3335,6 +3390,7 @@ class CommandMapper final : public CommandEditor {
   slurm::BatchAssignments batch_assignments_{body_};  // for launchers kept in a variable
   std::optional<std::string_view> loaded_mpi_library_;  // loaded_mpi_library(), once asked
   std::optional<bool> uses_mpi4py_;                     // script_uses_mpi4py(), once asked
+  std::optional<bool> uses_horovod_;                    // script_uses_horovod(), once asked
   bool accelerate_config_reported_ = false;             // S2A4035 is given once per script
   std::optional<bool> may_extend_path_;                 // script_may_extend_path(), once asked
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun

@@ -1151,6 +1151,52 @@ TEST(LaunchCommand, MpiRanksAcrossNodesAreReported) {
       << body_of(one_node);
 }
 
+// Horovod takes its ranks from MPI or horovodrun, never from torchrun's
+// RANK: on one node horovodrun starts them, across nodes it is reported.
+TEST(LaunchCommand, HorovodRanksOfAOneNodeStepAreStartedByHorovodrun) {
+  const std::string one_node = "#SBATCH --nodes=1 --ntasks-per-node=4 --gpus-per-node=h100:4\n";
+  const Translation t = run(script(one_node,
+                                   "module load tensorflow/1.13.1-hvd\n"
+                                   "srun python run_pretraining.py --use_xla\n"));
+  EXPECT_NE(
+      body_of(t).find("\nhorovodrun -np 4 -H localhost:4 python run_pretraining.py --use_xla\n"),
+      std::string::npos)
+      << body_of(t);
+  EXPECT_EQ(message_of(t, Code::horovod_step_to_horovodrun),
+            "srun started these 4 tasks as Horovod's ranks (the script uses Horovod); "
+            "`horovodrun -np 4 -H localhost:4` starts them now: hvd.init() does not read "
+            "torchrun's RANK, so each worker would train alone");
+  EXPECT_FALSE(has_code(t, Code::tasks_started_by_torchrun));
+  // Named in any case, anywhere: an environment, a path, a flag.
+  for (const char* body : {"conda activate Horovod\nsrun python mnist.py\n",
+                           "srun python horovod/examples/tensorflow2_synthetic_benchmark.py\n",
+                           "srun python train.py --horovod\n"}) {
+    EXPECT_TRUE(has_code(run(script(one_node, body)), Code::horovod_step_to_horovodrun)) << body;
+  }
+  // A step on one node of two keeps to that node.
+  const Translation guarded =
+      run(script(k2x8Tasks, "srun -N1 -n 8 python train_hvd.py\nsrun python eval.py\n"));
+  EXPECT_NE(body_of(guarded).find("if [ \"$NODE_RANK\" = 0 ]; then horovodrun -np 8 -H "
+                                  "localhost:8 python train_hvd.py; fi"),
+            std::string::npos)
+      << body_of(guarded);
+  // Without Horovod, or with Horovod in a comment only, the per-task start stays.
+  for (const char* body :
+       {"srun python train.py\n", "# or: srun python hvd.py\nsrun python mwms.py\n"}) {
+    EXPECT_NE(body_of(run(script(one_node, body))).find("--no_python bash -c"), std::string::npos)
+        << body;
+  }
+}
+
+TEST(LaunchCommand, HorovodRanksAcrossNodesAreReported) {
+  const Translation t = run(script(k2x8Tasks, "source activate horovod\nsrun python train.py\n"));
+  const auto reports = testing::diagnostics_with(t, Code::mpi_launch_unsupported);
+  ASSERT_EQ(reports.size(), 1U);
+  EXPECT_NE(reports[0].message.find("(the script uses Horovod)"), std::string::npos);
+  EXPECT_NE(reports[0].hint.find("horovodrun or mpirun over ssh"), std::string::npos);
+  EXPECT_FALSE(has_code(t, Code::horovod_step_to_horovodrun));
+}
+
 TEST(LaunchDiagnostics, NodesNothingStartsWorkOnAreReported) {
   const std::string four_nodes = "#SBATCH --nodes=4 --gpus-per-node=h100:8\n";
   const Translation t = run(script(four_nodes, "python run_all.py --gpus 32\n"));
