@@ -25,7 +25,9 @@ namespace s2a::batch {
 /// Slurm's default max_script_size; larger files are refused, never read whole.
 inline constexpr uint64_t kMaxScriptBytes = uint64_t{4} << 20;
 
-/// `#!` naming sh or bash, and an #SBATCH line or an srun/sbatch command.
+/// An #SBATCH line before the first command (whatever the #! line names, if
+/// any), or `#!` naming sh or bash and an #SBATCH line or an srun/sbatch
+/// command anywhere.
 [[nodiscard]] bool looks_like_sbatch_script(std::string_view text);
 
 /// fnmatch(3) glob; a pattern without '/' is matched against the file name,

@@ -90,6 +90,21 @@ void walk_tree(const std::string& root, const std::string& prefix, const Discove
   if (error) throw io::FileError(root + ": listing failed (" + error.message() + ")");
 }
 
+/// An `#SBATCH` line in the leading run of blank and comment lines, where
+/// sbatch reads its directives.
+bool has_leading_directive(std::string_view text) {
+  while (!text.empty()) {
+    const size_t newline = text.find('\n');
+    const std::string_view line = text.substr(0, newline);
+    if (line.starts_with("#SBATCH")) return true;
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos && line[first] != '#') return false;
+    if (newline == std::string_view::npos) break;
+    text.remove_prefix(newline + 1);
+  }
+  return false;
+}
+
 /// With several roots, each gets its own folder under OUT (its base name).
 std::string root_prefix(const std::string& root, size_t root_count) {
   if (root_count < 2) return "";
@@ -103,9 +118,13 @@ std::string root_prefix(const std::string& root, size_t root_count) {
 }  // namespace
 
 bool looks_like_sbatch_script(std::string_view text) {
+  if (text.find('\0') != std::string_view::npos) return false;
+  // Directives sbatch would read make a job script whatever runs it: a zsh or
+  // Python job, or one without its #! line, is converted or fails with the
+  // reason (S2A1007, S2A1008, S2A1002) instead of being passed over.
+  if (has_leading_directive(text)) return true;
   const std::optional<Shebang> shebang = read_shebang(text);
   if (!shebang || !is_bash_or_sh(shebang->program)) return false;
-  if (text.find('\0') != std::string_view::npos) return false;
   while (!text.empty()) {
     const size_t newline = text.find('\n');
     const std::string_view line = text.substr(0, newline);

@@ -237,7 +237,7 @@ FileResult translate_candidate(const Candidate& candidate, size_t index,
   }
   if (!forced_by_include(options, candidate.relative) && !looks_like_sbatch_script(read.text)) {
     r.status = FileStatus::not_script;
-    r.reason = "no #! line naming sh or bash with #SBATCH lines or srun/sbatch";
+    r.reason = "no #SBATCH directive, and no #! line naming sh or bash with srun/sbatch";
     return r;
   }
   Translation t = translate(candidate.display, std::move(read.text), options.translate);

@@ -65,7 +65,14 @@ void check_shebang(std::string_view text, Diagnostics& out) {
 /// non-shells do not read it at all.
 void check_interpreter(std::string_view text, Diagnostics& out) {
   const std::optional<Shebang> shebang = read_shebang(text);
-  if (!shebang || shebang->program.empty() || is_bash_or_sh(shebang->program)) return;
+  if (!shebang || is_bash_or_sh(shebang->program)) return;
+  if (shebang->program.empty()) {
+    out.push_back({Code::interpreter_unknown, shebang->line,
+                   "the #! line names no program, so the kernel cannot start the script and the "
+                   "job fails as it starts",
+                   "write `#!/bin/bash` as the first line"});
+    return;
+  }
   const std::string program(shebang->program);
   auto named = [&](std::initializer_list<std::string_view> names) {
     return std::any_of(names.begin(), names.end(),
@@ -94,7 +101,16 @@ void check_interpreter(std::string_view text, Diagnostics& out) {
                    "keep the script as a file under the code root and make the command run it "
                    "(`" +
                        program + " job_script`), with the resources from its #SBATCH lines"});
+    return;
   }
+  // A typo (`#!/bin/basH`), a directory (`#!/usr/bin bash`), nix-shell, rc:
+  // the translation reads the body as bash, which it may not be.
+  out.push_back({Code::interpreter_unknown, shebang->line,
+                 "sbatch runs the script with `" + program +
+                     "` (its #! line), which slurm2air does not know as a shell; AI Runtime runs "
+                     "the command with bash",
+                 "if the script is a bash script, write `#!/bin/bash`; if not, keep it as a file "
+                 "under the code root and make the command run it"});
 }
 
 void check_nul(std::string_view text, Diagnostics& out) {

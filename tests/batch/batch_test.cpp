@@ -363,11 +363,20 @@ TEST(Classify, ByContent) {
   EXPECT_TRUE(looks_like_sbatch_script("#!/bin/sh\nsrun hostname\n"));
   EXPECT_TRUE(looks_like_sbatch_script("#!/usr/bin/env bash\nx=$(sbatch --parsable a.sh)\n"));
   EXPECT_TRUE(looks_like_sbatch_script("#!/bin/bash -l\n#SBATCH --gpus=8\n"));
-  EXPECT_FALSE(looks_like_sbatch_script("#!/usr/bin/python3\n#SBATCH -N 1\n"));
+  // Directives sbatch reads make a job whatever runs it; translate() then
+  // says what is wrong (S2A1008, S2A1002) or warns (S2A1007).
+  EXPECT_TRUE(looks_like_sbatch_script("#!/usr/bin/python3\n#SBATCH -N 1\n"));
+  EXPECT_TRUE(looks_like_sbatch_script("#!/usr/bin/zsh\n# job\n\n#SBATCH -N 1\npython x.py\n"));
+  EXPECT_TRUE(looks_like_sbatch_script("# Slurm parameters\r\n#SBATCH -N 1\r\n"));
+  EXPECT_TRUE(looks_like_sbatch_script("\n#SBATCH --gres=gpu:1\npython x.py\n"));
+  // Not past the first command: a generator holding a script in a string.
+  EXPECT_FALSE(looks_like_sbatch_script(
+      "#!/usr/bin/env python3\nimport os\nJOB = \"\"\"\n#SBATCH -N 1\n\"\"\"\n"));
+  EXPECT_FALSE(looks_like_sbatch_script("#!/bin/zsh\nsrun hostname\n"));
   EXPECT_FALSE(looks_like_sbatch_script("#!/bin/bash\necho hi\n"));
   EXPECT_FALSE(looks_like_sbatch_script("#!/bin/bash\n# srun is not used here\n"));
   EXPECT_FALSE(looks_like_sbatch_script("#!/bin/bash\nmysrun x\n"));
-  EXPECT_FALSE(looks_like_sbatch_script("#SBATCH -N 1\nsrun x\n"));
+  EXPECT_FALSE(looks_like_sbatch_script("echo start\n#SBATCH -N 1\nsrun x\n"));
   EXPECT_FALSE(looks_like_sbatch_script(""));
   EXPECT_FALSE(looks_like_sbatch_script(std::string("#!/bin/bash\n#SBATCH -N 1\n\0", 26)));
 }

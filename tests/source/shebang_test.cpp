@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "translate.hpp"
 
 namespace s2a {
@@ -59,6 +61,34 @@ TEST(Shebang, OtherShellsAreReportedAndOtherLanguagesRefused) {
   EXPECT_FALSE(python.workload);
   ASSERT_EQ(python.diagnostics.size(), 1u);
   EXPECT_EQ(python.diagnostics[0].code, Code::interpreter_not_a_shell);
+}
+
+TEST(Shebang, UnknownProgramsAreReported) {
+  const std::string body = "#SBATCH --gpus-per-node=h100:8\npython t.py\n";
+  auto unknown_program = [&](const std::string& line) -> std::optional<Diagnostic> {
+    const Translation t = translate("job.sbatch", line + body);
+    EXPECT_TRUE(t.workload) << line;
+    for (const Diagnostic& d : t.diagnostics) {
+      if (d.code == Code::interpreter_unknown) return d;
+    }
+    return std::nullopt;
+  };
+  for (const char* line : {"#!/bin/basH\n", "#!/usr/bin bash\n", "#!/usr/bin/env nix-shell\n"}) {
+    const std::optional<Diagnostic> found = unknown_program(line);
+    ASSERT_TRUE(found) << line;
+    EXPECT_EQ(found->span.begin, 0u);
+  }
+  EXPECT_NE(
+      unknown_program("#!/bin/basH\n")
+          ->message.find("with `basH` (its #! line), which slurm2air does not know as a shell"),
+      std::string::npos);
+  EXPECT_EQ(unknown_program("#!\n")->message,
+            "the #! line names no program, so the kernel cannot start the script and the job "
+            "fails as it starts");
+  for (const char* known :
+       {"#!/bin/bash\n", "#!/bin/sh\n", "#!/usr/bin/env bash\n", "#!/bin/zsh\n"}) {
+    EXPECT_FALSE(unknown_program(known)) << known;
+  }
 }
 
 }  // namespace
