@@ -1890,7 +1890,12 @@ class CommandMapper final : public CommandEditor {
     // that uses mpi4py or Horovod is MPI's.
     if (site.launcher.kind == Launcher::python) {
       if (script_uses_mpi4py()) return "the script uses mpi4py";
-      return script_uses_horovod() ? std::string(kUsesHorovod) : std::string();
+      if (script_uses_horovod()) return std::string(kUsesHorovod);
+      const std::string_view file = python_file(site);
+      // `mpi_learn.py`, `imglss-mpi-select-objects.py`: mpi4py imported inside.
+      return ascii_contains_ignoring_case(file, "mpi")
+                 ? "`" + std::string(file) + "` is written for MPI"
+                 : std::string();
     }
     if (site.launcher.kind != Launcher::none) return {};
     // A program in a variable (`srun --mpi=pmix $EXE`) is judged by --mpi alone.
@@ -1909,6 +1914,18 @@ class CommandMapper final : public CommandEditor {
     }
     const std::string_view library = loaded_mpi_library();
     return library.empty() ? std::string() : "the script loads `" + std::string(library) + "`";
+  }
+
+  /// The file name of the `.py` a Python step runs (`python -u ../x/t.py`
+  /// → t.py), or empty (`python -m pkg`, a file in a variable).
+  std::string_view python_file(const Site& site) const {
+    const auto& words = site.command->words;
+    for (size_t i = site.launcher.first_argument; i < words.size(); ++i) {
+      const std::string_view word = source(site.view, words[i].span);
+      if (word.ends_with(".py")) return word.substr(word.rfind('/') + 1);
+      if (!word.starts_with('-')) return {};
+    }
+    return {};
   }
 
   /// Programs a multi-task step runs that are not MPI ones: shells and

@@ -1149,6 +1149,17 @@ TEST(LaunchCommand, MpiRanksAcrossNodesAreReported) {
                                           "pip install mpi4py\nsrun python hello_mpi4py.py\n"));
   EXPECT_NE(body_of(one_node).find("mpirun -np 4 python hello_mpi4py.py"), std::string::npos)
       << body_of(one_node);
+  // A Python file named for MPI imports mpi4py itself.
+  const Translation named_py = run(
+      script("#SBATCH --ntasks=16\n", "srun -n 16 python -u ../scripts/imglss-mpi-select.py\n"));
+  EXPECT_NE(body_of(named_py).find("mpirun -np 16 python -u ../scripts/imglss-mpi-select.py"),
+            std::string::npos)
+      << body_of(named_py);
+  EXPECT_NE(message_of(named_py, Code::mpi_step_to_mpirun)
+                .find("(`imglss-mpi-select.py` is written for MPI)"),
+            std::string::npos);
+  EXPECT_FALSE(has_code(run(script("#SBATCH --ntasks=16\n", "srun python -u train.py\n")),
+                        Code::mpi_step_to_mpirun));
 }
 
 // Horovod takes its ranks from MPI or horovodrun, never from torchrun's
