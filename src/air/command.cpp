@@ -1359,6 +1359,7 @@ class CommandMapper final : public CommandEditor {
   void replace_first_host_idiom(const Site& site) {
     for (const ast::Word& word : site.command->words) replace_idiom_in(site.view, word.parts);
     for (const auto& a : site.command->assignments) {
+      replace_node_name_cut(site.view, a);
       replace_idiom_in(site.view, a.value.parts);
       for (const ast::Word& element : a.elements) replace_idiom_in(site.view, element.parts);
     }
@@ -1380,6 +1381,51 @@ class CommandMapper final : public CommandEditor {
       }
       replace_idiom_in(view, part.parts);
     }
+  }
+
+  /// `master_node=${SLURM_NODELIST:0:9}${SLURM_NODELIST:10:4}` (SwAV, DINO and
+  /// their forks): the first node's name cut out of the compressed node list
+  /// (`learnfair[0123-0124]`) for a `tcp://` rendezvous address. With the node
+  /// list unset it is empty, and the program's own rendezvous fails; the
+  /// variable's name says it means node 0.
+  void replace_node_name_cut(uint32_t view, const ast::Assignment& a) {
+    if (a.is_array || a.append || is_replaced(view, a.value.span)) return;
+    const std::string name = ascii_lower(a.name);
+    if (name.find("master") == std::string::npos && name.find("head") == std::string::npos) return;
+    const std::string_view value = source(view, a.value.span);
+    if (!is_node_list_cut(value)) return;
+    replace(view, a.value.span, "$MASTER_ADDR",
+            "AI Runtime sets MASTER_ADDR to the address of node 0");
+    report(Code::launch_value_replaced, view, a.value.span,
+           "`" + std::string(value) +
+               "` cuts the first node's name out of Slurm's node list, which AI Runtime does not "
+               "set; it becomes $MASTER_ADDR, node 0's address",
+           "");
+  }
+
+  /// `${SLURM_NODELIST:0:9}${SLURM_NODELIST:10:4}`: substrings of the node
+  /// list only, the first from its start.
+  static bool is_node_list_cut(std::string_view value) {
+    bool first = true;
+    while (!value.empty()) {
+      bool matched = false;
+      for (const std::string_view list : {"${SLURM_NODELIST:"sv, "${SLURM_JOB_NODELIST:"sv}) {
+        if (!value.starts_with(list)) continue;
+        const size_t close = value.find('}');
+        const std::string_view range = value.substr(list.size(), close - list.size());
+        if (close == std::string_view::npos || range.empty() ||
+            range.find_first_not_of("0123456789:") != std::string_view::npos ||
+            (first && !range.starts_with("0"))) {
+          return false;
+        }
+        value.remove_prefix(close + 1);
+        matched = true;
+        break;
+      }
+      if (!matched) return false;
+      first = false;
+    }
+    return !first;
   }
 
   /// `scontrol show hostnames` listing every node: AI Runtime lists no nodes,

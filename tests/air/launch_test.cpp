@@ -1208,6 +1208,26 @@ TEST(LaunchCommand, HorovodRanksAcrossNodesAreReported) {
   EXPECT_FALSE(has_code(t, Code::horovod_step_to_horovodrun));
 }
 
+// SwAV's rendezvous host: the first node's name cut out of the node list.
+TEST(LaunchCommand, TheFirstNodesNameCutFromTheNodeListIsMasterAddr) {
+  const Translation t = run(script(k2x8Tasks,
+                                   "master_node=${SLURM_NODELIST:0:9}${SLURM_NODELIST:10:4}\n"
+                                   "dist_url=\"tcp://\"\ndist_url+=$master_node\ndist_url+=:40000\n"
+                                   "srun python main.py --dist_url $dist_url\n"));
+  EXPECT_TRUE(body_of(t).starts_with("master_node=$MASTER_ADDR\n")) << body_of(t);
+  EXPECT_EQ(message_of(t, Code::launch_value_replaced),
+            "`${SLURM_NODELIST:0:9}${SLURM_NODELIST:10:4}` cuts the first node's name out of "
+            "Slurm's node list, which AI Runtime does not set; it becomes $MASTER_ADDR, node 0's "
+            "address");
+  // Other names, other offsets, other words: the node list is reported as before.
+  for (const char* body : {"prefix=${SLURM_NODELIST:0:9}\n", "head=${SLURM_NODELIST:3:4}\n",
+                           "MASTER=${SLURM_NODELIST:0:9}-ib\n", "MASTER=${SLURM_NODELIST}\n"}) {
+    const Translation other = run(script(k2x8Tasks, std::string(body) + "srun python t.py\n"));
+    EXPECT_EQ(body_of(other).find("$MASTER_ADDR\n"), std::string::npos) << body;
+    EXPECT_TRUE(has_code(other, Code::slurm_variable_unmapped)) << body;
+  }
+}
+
 TEST(LaunchDiagnostics, NodesNothingStartsWorkOnAreReported) {
   const std::string four_nodes = "#SBATCH --nodes=4 --gpus-per-node=h100:8\n";
   const Translation t = run(script(four_nodes, "python run_all.py --gpus 32\n"));
