@@ -1389,11 +1389,14 @@ class CommandMapper final : public CommandEditor {
   /// list unset it is empty, and the program's own rendezvous fails; the
   /// variable's name says it means node 0.
   void replace_node_name_cut(uint32_t view, const ast::Assignment& a) {
-    if (a.is_array || a.append || is_replaced(view, a.value.span)) return;
-    const std::string name = ascii_lower(a.name);
-    if (name.find("master") == std::string::npos && name.find("head") == std::string::npos) return;
+    if (a.is_array || a.append) return;
     const std::string_view value = source(view, a.value.span);
-    if (!is_node_list_cut(value)) return;
+    if (!value.starts_with("${SLURM_") || !is_node_list_cut(value)) return;
+    if (is_replaced(view, a.value.span)) return;
+    if (!ascii_contains_ignoring_case(a.name, "master") &&
+        !ascii_contains_ignoring_case(a.name, "head")) {
+      return;
+    }
     replace(view, a.value.span, "$MASTER_ADDR",
             "AI Runtime sets MASTER_ADDR to the address of node 0");
     report(Code::launch_value_replaced, view, a.value.span,
