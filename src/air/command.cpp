@@ -1415,9 +1415,9 @@ class CommandMapper final : public CommandEditor {
       for (const std::string_view list : {"${SLURM_NODELIST:"sv, "${SLURM_JOB_NODELIST:"sv}) {
         if (!value.starts_with(list)) continue;
         const size_t close = value.find('}');
+        if (close == std::string_view::npos) return false;
         const std::string_view range = value.substr(list.size(), close - list.size());
-        if (close == std::string_view::npos || range.empty() ||
-            range.find_first_not_of("0123456789:") != std::string_view::npos ||
+        if (range.empty() || range.find_first_not_of("0123456789:") != std::string_view::npos ||
             (first && !range.starts_with("0"))) {
           return false;
         }
