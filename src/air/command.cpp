@@ -2054,16 +2054,12 @@ class CommandMapper final : public CommandEditor {
     const std::string count = std::to_string(tasks);
     report(Code::mpi_step_to_mpirun, site.view, site.command->span,
            "srun started these " + count + " tasks as MPI ranks (" + mpi + "); `mpirun -np " +
-               count + "` starts them now" +
-               (rank && compute_.nodes > 1 ? " on node " + *rank : std::string()) +
+               count + "` starts them now" + on_node_suffix(rank) +
                ": torchrun's workers would each run as a one-rank MPI job",
            "the AI Runtime environment must provide mpirun from the MPI the program was built "
            "with (a custom image); Open MPI run as root also needs --allow-run-as-root");
-    if (rank && compute_.nodes > 1) {
-      guard_on_node(site, *rank, "the step ran on one node: keep it on node " + *rank);
-    }
-    edit(site.view, prefix, "mpirun -np " + count + " ",
-         "the step's " + count + " MPI ranks, started by mpirun");
+    launch_ranks_on_one_node(site, prefix, rank, "mpirun -np " + count,
+                             "the step's " + count + " MPI ranks, started by mpirun");
   }
 
   /// One node's Horovod ranks: horovodrun, which comes with Horovod, starts
@@ -2075,15 +2071,28 @@ class CommandMapper final : public CommandEditor {
     report(Code::horovod_step_to_horovodrun, site.view, site.command->span,
            "srun started these " + count + " tasks as Horovod's ranks (" +
                std::string(kUsesHorovod) + "); `" + launch + "` starts them now" +
-               (rank && compute_.nodes > 1 ? " on node " + *rank : std::string()) +
+               on_node_suffix(rank) +
                ": hvd.init() does not read torchrun's RANK, so each worker would train alone",
            "Horovod must be in the AI Runtime environment (horovod in the requirements, built "
            "for the framework, or a custom image)");
+    launch_ranks_on_one_node(site, prefix, rank, launch,
+                             "the step's " + count + " Horovod ranks, started by horovodrun");
+  }
+
+  /// srun's prefix becomes `launch`; on a job of several nodes the step stays
+  /// on the node it ran on.
+  void launch_ranks_on_one_node(const Site& site, Span prefix,
+                                const std::optional<std::string>& rank, const std::string& launch,
+                                std::string reason) {
     if (rank && compute_.nodes > 1) {
       guard_on_node(site, *rank, "the step ran on one node: keep it on node " + *rank);
     }
-    edit(site.view, prefix, launch + " ",
-         "the step's " + count + " Horovod ranks, started by horovodrun");
+    edit(site.view, prefix, launch + " ", std::move(reason));
+  }
+
+  /// " on node N" when a one-node step of a multi-node job is kept to its node.
+  std::string on_node_suffix(const std::optional<std::string>& rank) const {
+    return rank && compute_.nodes > 1 ? " on node " + *rank : std::string();
   }
 
   /// A compiled program of an MPI-loading script, started on every node:

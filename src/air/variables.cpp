@@ -5,6 +5,7 @@
 
 #include "air/compute.hpp"
 #include "bundle/workflow.hpp"
+#include "source/ascii.hpp"
 
 namespace s2a::air {
 namespace {
@@ -284,13 +285,6 @@ bool iends_with(std::string_view text, std::string_view upper_suffix) {
          iequals(text.substr(text.size() - upper_suffix.size()), upper_suffix);
 }
 
-bool icontains(std::string_view text, std::string_view upper_part) {
-  for (size_t at = 0; at + upper_part.size() <= text.size(); ++at) {
-    if (iequals(text.substr(at, upper_part.size()), upper_part)) return true;
-  }
-  return false;
-}
-
 // Real API tokens are 20 or more characters; a shorter word under a generic
 // token name is a setting (`--pad_token eos`).
 constexpr size_t kShortestCredential = 8;
@@ -331,7 +325,9 @@ bool is_secret_name(std::string_view name) {
   for (std::string_view suffix : kSecretSuffixes) {
     if (iends_with(name, suffix)) return true;
   }
-  if (icontains(name, "PASSWORD") || icontains(name, "PASSWD")) return true;
+  if (ascii_contains_ignoring_case(name, "password") ||
+      ascii_contains_ignoring_case(name, "passwd"))
+    return true;
   for (std::string_view known : kKnownSecretNames) {
     if (iequals(name, known)) return true;
   }
@@ -372,8 +368,10 @@ bool is_secret_option_name(std::string_view name) {
 
 bool may_name_secret_option(std::string_view name) {
   // Every secret name and suffix above holds one of these words.
-  return icontains(name, "TOKEN") || icontains(name, "KEY") || icontains(name, "SECRET") ||
-         icontains(name, "PASSW") || icontains(name, "CREDENTIAL");
+  return ascii_contains_ignoring_case(name, "token") || ascii_contains_ignoring_case(name, "key") ||
+         ascii_contains_ignoring_case(name, "secret") ||
+         ascii_contains_ignoring_case(name, "passw") ||
+         ascii_contains_ignoring_case(name, "credential");
 }
 
 namespace {
