@@ -2537,17 +2537,17 @@ class CommandMapper final : public CommandEditor {
              "arguments after the `bash -c` script are dropped",
              "use variables inside the script instead of positional parameters");
     }
+    const std::optional<std::string> rank = site.srun ? single_node_rank(site) : std::nullopt;
+    if (!site.command->assignments.empty()) {
+      unwrap_nested_script_with_prefix(site, inner, rank);
+      return;
+    }
     const bool alone =
         site.statement != nullptr && !site.statement->background && site.command->redirects.empty();
-    // `}` and `fi` start their own line: the script may end in a comment.
-    auto end_line = [](std::string& text) {
-      if (!text.empty() && text.back() != '\n') text.push_back('\n');
-    };
     if (!alone) {
       end_line(inner);
       inner = "{\n" + inner + "}";
     }
-    const std::optional<std::string> rank = site.srun ? single_node_rank(site) : std::nullopt;
     if (rank && compute_.nodes > 1) {
       report_per_node_loop(site, *rank);
       end_line(inner);
@@ -2556,6 +2556,39 @@ class CommandMapper final : public CommandEditor {
     if (alone && !inner.empty() && inner.back() == '\n') inner.pop_back();
     const Span span{words[0].span.begin, words.back().span.end};
     edit(site.view, span, inner, "the srun step's script runs directly on every node");
+  }
+
+  /// `CUDA_VISIBLE_DEVICES=$i srun bash -c "$CMD"`: the assignments set the
+  /// step's environment, so they move into a subshell that exports them to
+  /// the inlined script (`A=1 { ...; }` is not shell). They stay in place,
+  /// with any rewrite of their values; the subshell opens before them.
+  void unwrap_nested_script_with_prefix(const Site& site, std::string inner,
+                                        const std::optional<std::string>& rank) {
+    const ast::Command& command = *site.command;
+    std::string opening = "( export ";
+    std::string closing = ")";
+    if (rank && compute_.nodes > 1) {
+      report_per_node_loop(site, *rank);
+      opening = "if [ \"$NODE_RANK\" = " + *rank + " ]; then\n" + opening;
+      closing += "\nfi";
+    }
+    end_line(inner);
+    const uint32_t begin = command.assignments.front().span.begin;
+    uint32_t words_begin = command.words.front().span.begin;
+    const uint32_t assignments_end = command.assignments.back().span.end;
+    if (source(site.view, Span{assignments_end, words_begin}).find_first_not_of(" \t") ==
+        std::string_view::npos) {
+      words_begin = assignments_end;  // no blank left at the end of the export line
+    }
+    edit(site.view, Span{begin, begin}, opening,
+         "the step's assignments are exported to its script");
+    edit(site.view, Span{words_begin, command.words.back().span.end}, "\n" + inner + closing,
+         "the srun step's script runs directly on every node");
+  }
+
+  /// `}` and `fi` start their own line: a script may end in a comment.
+  static void end_line(std::string& text) {
+    if (!text.empty() && text.back() != '\n') text.push_back('\n');
   }
 
   /// A batch-script line's `bash -c 'SCRIPT'` keeps its shell (it runs once,

@@ -511,6 +511,25 @@ TEST(LaunchCommand, AStepScriptKeptInAVariableRunsOnEveryNode) {
   EXPECT_TRUE(has_code(unknown, Code::shell_script_unread));
 }
 
+// seemoo-lab's `CUDA_VISIBLE_DEVICES=${i} srun bash -c "${CMD}" 2>&1 | sed ... &`:
+// the assignments before the step set its script's environment.
+TEST(LaunchCommand, AssignmentsBeforeAStepScriptAreExportedToIt) {
+  const Translation t =
+      run(script(k2x8,
+                 "CMD=\"python t.py --fold 1\"\nfor i in 0 1; do\n  CUDA_VISIBLE_DEVICES=${i} "
+                 "srun -n1 bash -c \"${CMD}\" 2>&1 | sed -e \"s/^/[$i] /\" &\ndone\nwait\n"
+                 "NVIDIA_VISIBLE_DEVICES=\"\" srun bash -c 'pip install x && python check.py'\n"));
+  EXPECT_NE(body_of(t).find("if [ \"$NODE_RANK\" = 0 ]; then\n( export CUDA_VISIBLE_DEVICES=${i}"
+                            "\npython t.py --fold 1\n)\nfi 2>&1 |"),
+            std::string::npos)
+      << body_of(t);
+  EXPECT_NE(body_of(t).find("( export NVIDIA_VISIBLE_DEVICES=\"\"\npip install x && python "
+                            "check.py\n)"),
+            std::string::npos)
+      << body_of(t);
+  EXPECT_EQ(testing::check_bash_syntax(t.workload->command).exit_code, 0) << body_of(t);
+}
+
 // NERSC's and others' per-node loop: one background one-node step per node.
 TEST(LaunchCommand, APerNodeLoopStartsEachNodesOwnIteration) {
   const Translation t = run(script(k2x8,
