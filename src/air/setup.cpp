@@ -341,13 +341,51 @@ std::unordered_map<std::string_view, int> count_variable_writes(const slurm::Bod
   return writes;
 }
 
+namespace {
+
+/// Whether bash expands a tilde in an assignment's value (`HOME=~`,
+/// `PATH=~/bin:~/.local/bin`): a `~` unquoted at the start of the value or
+/// after an unquoted `:`. `value_begin` is where the value starts in the
+/// word (after `NAME=`). The value is then the home directory, not text.
+bool expands_tilde(const ast::Word& word, uint32_t value_begin, std::string_view view_text) {
+  bool at_start = true;  // at the value's start or just after an unquoted `:`
+  for (const ast::WordPart& part : word.parts) {
+    if (part.span.end <= value_begin) continue;
+    if (part.kind != ast::PartKind::literal) {
+      at_start = false;
+      continue;
+    }
+    const uint32_t from = std::max(part.span.begin, value_begin);
+    const std::string_view written = view_text.substr(from, part.span.end - from);
+    for (size_t i = 0; i < written.size(); ++i) {
+      if (written[i] == '~' && at_start) return true;
+      at_start = written[i] == ':';
+      if (written[i] == '\\') ++i;  // an escaped character is quoted
+    }
+  }
+  return false;
+}
+
+/// The value of an assignment when it is plain text: no expansion, no tilde.
+std::optional<std::string> literal_assigned_value(const ast::Word& word, uint32_t value_begin,
+                                                  std::string_view view_text) {
+  std::optional<std::string> literal = slurm::literal_value(word);
+  if (!literal || literal->find('~') == std::string::npos) return literal;
+  if (expands_tilde(word, value_begin, view_text)) return std::nullopt;
+  return literal;
+}
+
+}  // namespace
+
 std::vector<Assignment> assignments_of(const ast::Command& command, const Site& site,
                                        std::string_view view_text) {
   std::vector<Assignment> out;
   if (command.words.empty()) {
     for (const auto& a : command.assignments) {
-      out.push_back(
-          {a.name, a.is_array ? std::nullopt : slurm::literal_value(a.value), a.value.span, false});
+      out.push_back({a.name,
+                     a.is_array ? std::nullopt
+                                : literal_assigned_value(a.value, a.value.span.begin, view_text),
+                     a.value.span, false});
     }
     return out;
   }
@@ -360,7 +398,7 @@ std::vector<Assignment> assignments_of(const ast::Command& command, const Site& 
     const std::string name(written.substr(0, eq));
     if (!is_variable_name(name)) return {};
     const Span value_span{static_cast<uint32_t>(word.span.begin + eq + 1), word.span.end};
-    auto literal = slurm::literal_value(word);
+    auto literal = literal_assigned_value(word, value_span.begin, view_text);
     if (literal) literal = literal->substr(literal->find('=') + 1);
     out.push_back({name, literal, value_span, true});
   }

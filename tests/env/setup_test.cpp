@@ -344,6 +344,23 @@ TEST(Exports, LiteralValuesStayStringsAndComputedOnesStay) {
   EXPECT_TRUE(command_has(t, "export OUT=/scratch/$USER"));
 }
 
+// bash expands `~` at the start of a value and after an unquoted `:`: the
+// value is the node's home directory, which env_variables cannot say.
+TEST(Exports, AValueWithAnExpandedTildeStaysInTheCommand) {
+  const Translation t =
+      run("export HOME=~\nexport HF_HOME=~/scratch/.cache\nexport P=/a:~/b\nC=~/c\nexport C\n"
+          "export QUOTED=\"~/x\" INNER=a~b ESCAPED=\\~/x\npython t.py\n");
+  ASSERT_TRUE(t.workload);
+  for (const char* kept :
+       {"export HOME=~\n", "export HF_HOME=~/scratch/.cache\n", "export P=/a:~/b\n", "C=~/c\n"}) {
+    EXPECT_TRUE(command_has(t, kept)) << kept << "\n" << t.yaml;
+  }
+  ASSERT_EQ(t.workload->env_variables.size(), 3u) << t.yaml;
+  EXPECT_EQ(t.workload->env_variables[0].value, "~/x");
+  EXPECT_EQ(t.workload->env_variables[1].value, "a~b");
+  EXPECT_EQ(t.workload->env_variables[2].value, "~/x");
+}
+
 // Moved up front, a value would reach the commands before its line, and a
 // later assignment or `unset` would apply from the start.
 TEST(Exports, AVariableSetTwiceOrUnsetStaysWhereItIs) {
