@@ -50,7 +50,7 @@ VariableRule cpus_on_node_rule(const slurm::Job& job, uint64_t tasks_per_node) {
 bool is_array_preamble_variable(std::string_view name) {
   return name == "SLURM_ARRAY_TASK_ID" || name == "SLURM_ARRAY_TASK_COUNT" ||
          name == "SLURM_ARRAY_TASK_MIN" || name == "SLURM_ARRAY_TASK_MAX" ||
-         name == "SLURM_ARRAY_JOB_ID";
+         name == "SLURM_ARRAY_TASK_STEP" || name == "SLURM_ARRAY_JOB_ID";
 }
 
 /// An array small enough to be written out gets the preamble.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <set>
 
 #include "bundle/driver.hpp"
@@ -272,6 +273,15 @@ void analyze_requeue_trap(const slurm::Body& body, JobWorkflow& workflow,
   }
 }
 
+/// SLURM_ARRAY_TASK_STEP as slurmctld sets it (job_mgr.c): the number after
+/// the spec's first `:` as atoi reads it ("0-15:4%2" gives 4), else 1 — even
+/// for a list such as "1,3,5".
+int64_t array_step(std::string_view spec) {
+  const size_t colon = spec.find(':');
+  if (colon == std::string_view::npos) return 1;
+  return std::atoll(std::string(spec.substr(colon + 1)).c_str());
+}
+
 }  // namespace
 
 std::vector<uint64_t> expand_array(const values::ArraySpec& spec, uint64_t limit) {
@@ -375,7 +385,8 @@ void adapt_workload(const JobWorkflow& workflow, OutputTarget target, air::Workl
       "export SLURM_ARRAY_TASK_COUNT=" +
       std::to_string(a.indexes.size()) +
       " SLURM_ARRAY_TASK_MIN=" + std::to_string(a.indexes.front()) +
-      " SLURM_ARRAY_TASK_MAX=" + std::to_string(a.indexes.back()) + "\n";
+      " SLURM_ARRAY_TASK_MAX=" + std::to_string(a.indexes.back()) +
+      " SLURM_ARRAY_TASK_STEP=" + std::to_string(array_step(a.spec)) + "\n";
   // After the opening `cd "$CODE_SOURCE_PATH"`, so the command still starts there.
   const std::string cd = "cd \"$CODE_SOURCE_PATH\"\n";
   std::string& command = workload.command;

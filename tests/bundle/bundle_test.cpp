@@ -239,9 +239,23 @@ TEST(BundleBuild, AnArrayIsAForEachTaskWithTheCodeInTheWorkspace) {
   EXPECT_TRUE(b.model.code_variable);
   EXPECT_NE(b.files.at("command.sh")
                 .find("export SLURM_ARRAY_TASK_COUNT=5 SLURM_ARRAY_TASK_MIN=1 "
-                      "SLURM_ARRAY_TASK_MAX=7\n"),
+                      "SLURM_ARRAY_TASK_MAX=7 SLURM_ARRAY_TASK_STEP=1\n"),
             std::string::npos);
   EXPECT_TRUE(reports(b, Code::job_array));
+}
+
+// slurmctld sets SLURM_ARRAY_TASK_STEP to the number after the spec's first `:`.
+TEST(BundleBuild, AnArrayStepIsTheNumberAfterTheColon) {
+  const BundleBuild b = build_text(
+      "#!/bin/bash\n#SBATCH --array=0-15:4%2\n#SBATCH --gpus-per-node=h100:1\n"
+      "python train.py --shard $(( (SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN) / "
+      "SLURM_ARRAY_TASK_STEP ))\n");
+  ASSERT_TRUE(b.ok);
+  EXPECT_NE(b.files.at("command.sh")
+                .find("SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=12 SLURM_ARRAY_TASK_STEP=4\n"),
+            std::string::npos)
+      << b.files.at("command.sh");
+  EXPECT_FALSE(reports(b, Code::slurm_variable_unmapped));
 }
 
 TEST(BundleBuild, AnArrayWithoutALimitRunsAllAtOnceUpTo100) {
