@@ -93,6 +93,7 @@ constexpr std::array kRows = {
     Row{"no-requeue", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
     Row{"nodes", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
     Row{"ntasks", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
+    Row{"ntasks-per-gpu", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
     Row{"ntasks-per-node", DirectiveStatus::mapped, Code::directive_not_mapped, "", ""},
     Row{"open-mode", DirectiveStatus::reported, Code::directive_logs,
         "logs are collected by AI Runtime per attempt", "use `databricks air logs`"},

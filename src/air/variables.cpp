@@ -36,7 +36,7 @@ VariableRule cpus_on_node_rule(const slurm::Job& job, uint64_t tasks_per_node) {
             "AI Runtime nodes have a fixed CPU count, all the job's: $(nproc) tells it"};
   }
   // No --cpus-per-task: Slurm gives each task one CPU.
-  if ((job.ntasks || job.ntasks_per_node) && tasks_per_node <= kMaxCount) {
+  if ((job.ntasks || job.ntasks_per_node || job.ntasks_per_gpu) && tasks_per_node <= kMaxCount) {
     return {VariableAction::literal, std::to_string(tasks_per_node), false,
             "the CPUs the job asked for on each node (one per task, Slurm's default, times "
             "tasks per node); Slurm may have given more",
@@ -419,7 +419,8 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
     // what it counts is for the reader to check.
     if (const auto tasks = job.total_tasks()) {
       return {VariableAction::literal, std::to_string(*tasks), true,
-              "the job's task count (--ntasks, or --ntasks-per-node times the nodes)",
+              "the job's task count (--ntasks, or --ntasks-per-node times the nodes, or "
+              "--ntasks-per-gpu times the GPUs)",
               "AI Runtime starts one command per node, not Slurm tasks: check that whatever "
               "this count sizes still starts that many processes"};
     }

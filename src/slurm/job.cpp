@@ -212,7 +212,6 @@ void validate_other_values(const Job& job, Diagnostics& diagnostics) {
   check("signal", values::parse_signal);
   check("tmp", values::parse_memory_mib);
   check("cpus-per-gpu", values::parse_positive_int);
-  check("ntasks-per-gpu", values::parse_positive_int);
   check("ntasks-per-socket", values::parse_positive_int);
   check("ntasks-per-core", values::parse_positive_int);
   check("export", values::parse_export);
@@ -313,6 +312,8 @@ Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
   read(job.ntasks, job.final_option("ntasks"), values::parse_positive_int, diagnostics);
   read(job.ntasks_per_node, job.final_option("ntasks-per-node"), values::parse_positive_int,
        diagnostics);
+  read(job.ntasks_per_gpu, job.final_option("ntasks-per-gpu"), values::parse_positive_int,
+       diagnostics);
   read(job.cpus_per_task, job.final_option("cpus-per-task"), values::parse_positive_int,
        diagnostics);
   read(job.time, job.final_option("time"), values::parse_time, diagnostics);
@@ -361,22 +362,43 @@ std::optional<uint64_t> Job::node_count() const {
   return std::nullopt;
 }
 
+namespace {
+
+/// a * b, or nothing when the product does not fit.
+std::optional<uint64_t> times(uint64_t a, std::optional<uint64_t> b) {
+  if (!b || (a != 0 && *b > UINT64_MAX / a)) return std::nullopt;
+  return a * *b;
+}
+
+}  // namespace
+
 std::optional<uint64_t> Job::tasks_per_node() const {
   if (ntasks_per_node) return ntasks_per_node->value;
   if (ntasks) {
     if (const auto n = node_count(); n && *n > 0 && ntasks->value % *n == 0) {
       return ntasks->value / *n;
     }
+    return std::nullopt;
   }
-  return std::nullopt;
+  if (!tasks_follow_gpus()) return std::nullopt;
+  return times(ntasks_per_gpu->value, gpus_per_node());
 }
 
 std::optional<uint64_t> Job::total_tasks() const {
   if (ntasks) return ntasks->value;
   if (ntasks_per_node) {
     if (const auto n = node_count()) return *n * ntasks_per_node->value;
+    return std::nullopt;
   }
-  return std::nullopt;
+  if (!tasks_follow_gpus()) return std::nullopt;
+  return times(ntasks_per_gpu->value, total_gpus());
+}
+
+/// --ntasks-per-gpu without -n: that many tasks for each GPU. sbatch rejects
+/// it with --gpus-per-task and --ntasks-per-node; the check keeps the GPUs
+/// from being counted from the tasks all the same.
+bool Job::tasks_follow_gpus() const {
+  return ntasks_per_gpu && !(gpus && gpus->scope == GpuScope::per_task);
 }
 
 std::optional<uint64_t> Job::gpus_per_node() const {

@@ -43,6 +43,7 @@ struct Job {
   std::optional<Sourced<values::NodeCount>> nodes;
   std::optional<Sourced<uint64_t>> ntasks;
   std::optional<Sourced<uint64_t>> ntasks_per_node;
+  std::optional<Sourced<uint64_t>> ntasks_per_gpu;
   std::optional<Sourced<uint64_t>> cpus_per_task;
   std::optional<GpuRequest> gpus;
   std::optional<Sourced<values::TimeLimit>> time;
@@ -74,6 +75,9 @@ struct Job {
   [[nodiscard]] std::optional<uint64_t> gpus_per_node() const;
   [[nodiscard]] std::optional<uint64_t> total_gpus() const;
   [[nodiscard]] std::string gpu_type() const;  // from the request, else ""
+
+ private:
+  [[nodiscard]] bool tasks_follow_gpus() const;
 };
 
 /// Reads typed values from the scanned directives. Values sbatch would

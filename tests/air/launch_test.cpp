@@ -511,6 +511,23 @@ TEST(LaunchCommand, AStepScriptKeptInAVariableRunsOnEveryNode) {
   EXPECT_TRUE(has_code(unknown, Code::shell_script_unread));
 }
 
+// EleutherAI's pythia runner: `--gpus=512 --nodes=64 --ntasks-per-gpu=1`, then
+// `srun python3 ...`. Without -n, sbatch counts ntasks-per-gpu tasks per GPU.
+TEST(LaunchCommand, NtasksPerGpuSetsTheTaskCount) {
+  const Translation t = run(script("#SBATCH -N 2 --gpus=h100:16 --ntasks-per-gpu=1\n",
+                                   "srun python t.py $SLURM_NTASKS\n"));
+  EXPECT_EQ(t.job.total_tasks(), 16u);
+  EXPECT_EQ(t.job.tasks_per_node(), 8u);
+  EXPECT_NE(body_of(t).find("--nproc_per_node=\"$LOCAL_WORLD_SIZE\""), std::string::npos)
+      << body_of(t);
+  EXPECT_NE(body_of(t).find("python t.py $WORLD_SIZE"), std::string::npos) << body_of(t);
+  EXPECT_FALSE(has_code(t, Code::directive_not_mapped));
+  // -n wins over it, as in sbatch.
+  const Translation given =
+      run(script("#SBATCH -N 2 -n 4 --gpus=h100:16 --ntasks-per-gpu=1\n", "srun python t.py\n"));
+  EXPECT_EQ(given.job.total_tasks(), 4u);
+}
+
 // seemoo-lab's `CUDA_VISIBLE_DEVICES=${i} srun bash -c "${CMD}" 2>&1 | sed ... &`:
 // the assignments before the step set its script's environment.
 TEST(LaunchCommand, AssignmentsBeforeAStepScriptAreExportedToIt) {
