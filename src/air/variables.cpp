@@ -20,6 +20,8 @@ VariableRule unmapped(std::string reason, std::string hint) {
   return {VariableAction::report, "", true, std::move(reason), std::move(hint)};
 }
 
+constexpr uint64_t kMaxCount = 1'000'000;  // far beyond any node; guards a product
+
 /// The CPUs the job had on its node: all of them with a plain --exclusive, as
 /// on AI Runtime; else what it asked for, which Slurm may have rounded up.
 VariableRule cpus_on_node_rule(const slurm::Job& job, uint64_t tasks_per_node) {
@@ -27,7 +29,6 @@ VariableRule cpus_on_node_rule(const slurm::Job& job, uint64_t tasks_per_node) {
     return {VariableAction::literal, "$(nproc)", true,
             "the job had the whole node, as it has on AI Runtime", ""};
   }
-  constexpr uint64_t kMaxCount = 1'000'000;  // far beyond any node; guards the product
   if (job.cpus_per_task && job.cpus_per_task->value <= kMaxCount && tasks_per_node <= kMaxCount) {
     return {VariableAction::literal, std::to_string(job.cpus_per_task->value * tasks_per_node),
             false,
@@ -421,6 +422,15 @@ VariableRule rule_for(std::string_view name, const slurm::Job& job, const Comput
       return {VariableAction::literal, std::to_string(*tasks), true,
               "the job's task count (--ntasks, or --ntasks-per-node times the nodes, or "
               "--ntasks-per-gpu times the GPUs)",
+              "AI Runtime starts one command per node, not Slurm tasks: check that whatever "
+              "this count sizes still starts that many processes"};
+    }
+    // `--ntasks-per-node=2` alone: slurmd counts it times the allocated nodes (env.c).
+    if (job.ntasks_per_node && job.ntasks_per_node->value <= kMaxCount) {
+      return {VariableAction::literal, std::to_string(job.ntasks_per_node->value * compute.nodes),
+              true,
+              "--ntasks-per-node times the workload's " + std::to_string(compute.nodes) +
+                  " node(s), as slurmd counts it",
               "AI Runtime starts one command per node, not Slurm tasks: check that whatever "
               "this count sizes still starts that many processes"};
     }

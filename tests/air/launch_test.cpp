@@ -528,6 +528,14 @@ TEST(LaunchCommand, NtasksPerGpuSetsTheTaskCount) {
   EXPECT_EQ(given.job.total_tasks(), 4u);
 }
 
+// KAUST's `--tasks-per-node=2` with no node count: slurmd sets SLURM_NTASKS to
+// it times the allocated nodes (one here).
+TEST(LaunchCommand, TasksPerNodeAloneCountsTheTasksOfTheNodes) {
+  const Translation t =
+      run(script("#SBATCH --ntasks-per-node=4\n", "mpirun -np $SLURM_NTASKS ./solver\n"));
+  EXPECT_NE(body_of(t).find("mpirun -np 4 ./solver"), std::string::npos) << body_of(t);
+}
+
 // seemoo-lab's `CUDA_VISIBLE_DEVICES=${i} srun bash -c "${CMD}" 2>&1 | sed ... &`:
 // the assignments before the step set its script's environment.
 TEST(LaunchCommand, AssignmentsBeforeAStepScriptAreExportedToIt) {
