@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "air/keyword_list.hpp"
+#include "air/nounset.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
 #include "slurm/arithmetic.hpp"
@@ -177,13 +180,16 @@ struct Uses {
   std::vector<std::string> names;  // distinct, in order of first use
   size_t count = 0;
   Span first;
+  // The first use where `set -u` is on: bash stops there.
+  std::optional<std::pair<std::string, Span>> first_fatal;
 };
 
 class UseCollector {
  public:
   /// `text`: the file, which the spans of the commands collected index.
-  UseCollector(const AssignedNames& assigned, Uses& uses, std::string_view text)
-      : assigned_(assigned), uses_(uses), text_(text) {}
+  UseCollector(const AssignedNames& assigned, const NounsetScopes& nounset, Uses& uses,
+               std::string_view text)
+      : assigned_(assigned), nounset_(nounset), uses_(uses), text_(text) {}
 
   void collect(const ast::Command& command) {
     if (!command.text.empty() && (command.kind == ast::CommandKind::arith_command ||
@@ -253,6 +259,10 @@ class UseCollector {
     if (std::find(uses_.names.begin(), uses_.names.end(), name) == uses_.names.end()) {
       uses_.names.emplace_back(name);
     }
+    if (nounset_.at(span.begin) &&
+        (!uses_.first_fatal || span.begin < uses_.first_fatal->second.begin)) {
+      uses_.first_fatal.emplace(std::string(name), span);
+    }
   }
 
  public:
@@ -265,6 +275,7 @@ class UseCollector {
 
  private:
   const AssignedNames& assigned_;
+  const NounsetScopes& nounset_;
   Uses& uses_;
   std::string_view text_;
   std::unordered_map<std::string_view, bool> verdicts_;  // views of the AST's names
@@ -384,7 +395,8 @@ void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
   assigned.add_from_list(body.parse.script.body);
   for (const slurm::Site& site : body.sites) assigned.add_from_site(site);
   Uses uses;
-  UseCollector collector(assigned, uses, body.views[0].text);
+  const NounsetScopes nounset(body, body.views[0].text);
+  UseCollector collector(assigned, nounset, uses, body.views[0].text);
   uint32_t judged_until = UINT32_MAX;  // where a `source` or `eval` may set anything
   for (const slurm::Site& site : body.sites) {
     if (site.view != 0) continue;  // a `bash -c` script's variables are judged with its own
@@ -416,6 +428,15 @@ void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
            " under env_variables (secrets for a credential) or at the top of the command; a "
            "path on the cluster's storage becomes a /Volumes/... path or one under "
            "$CODE_SOURCE_PATH"});
+  if (uses.first_fatal) {
+    const std::string& name = uses.first_fatal->first;
+    diagnostics.push_back({Code::unset_under_nounset, uses.first_fatal->second,
+                           "$" + name +
+                               " is never set in the script, and the script runs with `set -u`: "
+                               "on AI Runtime bash stops here (\"" +
+                               name + ": unbound variable\") and the run fails",
+                           "set " + name + " under env_variables or before this line"});
+  }
 }
 
 }  // namespace s2a::air

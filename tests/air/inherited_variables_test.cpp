@@ -33,6 +33,30 @@ TEST(InheritedVariables, ReportedOnceAtTheFirstUseWithEveryName) {
             std::string::npos);
 }
 
+// ltgoslo's `set -o nounset` ... `cd ${SUBMITDIR}`; ARCCA's `set -eu` ...
+// `WORKDIR=.../$SLURM_JOB_ID`: under nounset bash stops at the first read of
+// a variable that is not set, so the run fails there (S2A4037).
+TEST(InheritedVariables, UnderSetUTheFirstUseStopsTheScript) {
+  const Translation t =
+      translate("job.sbatch", kHeader +
+                                  "echo ${EARLY}\nset -o nounset\nWORKDIR=/tmp/$SLURM_JOB_ID\n"
+                                  "echo ${OPTIONAL:-none}\ncd ${SUBMITDIR}\nset +u\necho $LATE\n");
+  const auto fatal = testing::diagnostics_with(t, Code::unset_under_nounset);
+  ASSERT_EQ(fatal.size(), 2u);
+  EXPECT_NE(fatal[0].message.find("$SLURM_JOB_ID has no AI Runtime equivalent"), std::string::npos)
+      << fatal[0].message;
+  EXPECT_NE(fatal[1].message.find("$SUBMITDIR is never set in the script, and the script runs "
+                                  "with `set -u`"),
+            std::string::npos)
+      << fatal[1].message;
+  // The #! line's options count from the start.
+  const Translation shebang =
+      translate("job.sbatch", "#!/bin/bash -eu\n#SBATCH --gpus-per-node=h100:8\ncd $DATA\n");
+  EXPECT_EQ(testing::diagnostics_with(shebang, Code::unset_under_nounset).size(), 1u);
+  const Translation without = translate("job.sbatch", kHeader + "cd $DATA\necho $SLURM_JOB_ID\n");
+  EXPECT_TRUE(testing::diagnostics_with(without, Code::unset_under_nounset).empty());
+}
+
 TEST(InheritedVariables, UsesInCompoundCommandsCountAndTheFirstIsShown) {
   const std::string body =
       "if [[ -d $DATA_DIR ]]; then echo ok; fi\n"

@@ -1,0 +1,65 @@
+#include "air/nounset.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "source/shebang.hpp"
+
+namespace s2a::air {
+namespace {
+
+/// What one `set` argument does to nounset: `-eu` and `-o nounset` turn it
+/// on, `+u` and `+o nounset` off; anything else leaves it.
+std::optional<bool> nounset_change(std::string_view argument, std::string_view next) {
+  if (argument.size() < 2 || (argument[0] != '-' && argument[0] != '+') || argument == "--") {
+    return std::nullopt;
+  }
+  const bool on = argument[0] == '-';
+  if (argument.substr(1) == "o") {
+    if (next == "nounset") return on;
+    return std::nullopt;
+  }
+  if (argument.substr(1).find('u') != std::string_view::npos) return on;
+  return std::nullopt;
+}
+
+}  // namespace
+
+NounsetScopes::NounsetScopes(const slurm::Body& body, std::string_view file_text) {
+  if (const std::optional<Shebang> shebang = read_shebang(file_text)) {
+    from_start_ = set_options_of(*shebang).find('u') != std::string::npos;
+  }
+  if (body.views.empty()) return;
+  const std::string_view text = body.views[0].text;
+  for (const slurm::Site& site : body.sites) {
+    if (site.view != 0 || site.program != "set" || site.context.in_substitution) continue;
+    const auto& words = site.command->words;
+    for (size_t i = 1; i < words.size(); ++i) {
+      const std::string_view argument = text.substr(words[i].span.begin, words[i].span.size());
+      const std::string_view next =
+          i + 1 < words.size() ? text.substr(words[i + 1].span.begin, words[i + 1].span.size())
+                               : std::string_view();
+      if (const std::optional<bool> on = nounset_change(argument, next)) {
+        changes_.emplace_back(site.command->span.end, *on);
+      }
+    }
+  }
+}
+
+bool NounsetScopes::at(uint32_t offset) const {
+  bool on = from_start_;
+  for (const auto& [where, value] : changes_) {
+    if (where > offset) break;
+    on = value;
+  }
+  return on;
+}
+
+bool NounsetScopes::allows_unset(std::string_view param_op) {
+  for (std::string_view op : {":-", ":=", ":+", ":?", "-", "=", "+", "?"}) {
+    if (param_op.starts_with(op)) return true;
+  }
+  return false;
+}
+
+}  // namespace s2a::air
