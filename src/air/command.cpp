@@ -2355,6 +2355,7 @@ class CommandMapper final : public CommandEditor {
 
   void report_dropped_srun_options(const Site& site) {
     std::string dropped;
+    bool sets_variables = false;  // --export=ALL,NAME=value or a list of names
     for (const auto& option : site.srun->options) {
       const std::string_view name = option.name();
       if (contains({"label",
@@ -2370,7 +2371,6 @@ class CommandMapper final : public CommandEditor {
                     "gres",
                     "gpus",
                     "gpus-per-task",
-                    "export",
                     "mpi",
                     "cpu-bind",
                     "gpu-bind",
@@ -2382,6 +2382,9 @@ class CommandMapper final : public CommandEditor {
         continue;
       }
       if (name == "nodelist" && is_translated_node_list(site, option.value_span)) continue;
+      // AI Runtime's command has the batch shell's variables, as ALL gave the step.
+      if (name == "export" && option.value && ascii_upper(*option.value) == "ALL") continue;
+      sets_variables = sets_variables || name == "export";
       if (!dropped.empty()) dropped += ", ";
       // As written (the parsed value has `$?` for each expansion); an option
       // from a variable's value (srun $SRUN_ARGS) as parsed, with its origin.
@@ -2392,7 +2395,10 @@ class CommandMapper final : public CommandEditor {
     if (dropped.empty()) return;
     report(Code::srun_options_dropped, site.view, site.command->span,
            "srun options with no AI Runtime equivalent are dropped: " + dropped,
-           "check that the program does not depend on them");
+           sets_variables ? "the step no longer gets what --export gave it: set those variables "
+                            "(NAME=value) in front of the program, and check that it does not "
+                            "depend on the other options"
+                          : "check that the program does not depend on them");
   }
 
   /// `srun --gres=gpu:2` in a job with 8 GPUs a node: the step saw 2 of

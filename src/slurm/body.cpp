@@ -259,7 +259,8 @@ class Walker {
     if (site.program == "srun" && !context.in_srun) {
       describe_srun(site);
     } else {
-      site.launcher = detect_launcher(command.words, 0);
+      const size_t program = program_after_container(command.words, 0, site);
+      site.launcher = detect_launcher(command.words, program < command.words.size() ? program : 0);
       if (view == 0) site.nested_script = parse_line_shell_c(site);
     }
     const int nested = site.nested_script;
@@ -397,7 +398,7 @@ class Walker {
       site.nested_script = parse_shell_c(words, program + 1);
       if (site.nested_script >= 0) return;
     }
-    site.launcher = detect_launcher(words, site.srun_operand);
+    site.launcher = detect_launcher(words, program < words.size() ? program : site.srun_operand);
   }
 
   /// The index of the program a command from `from` on runs: the word after

@@ -536,6 +536,39 @@ TEST(LaunchCommand, TasksPerNodeAloneCountsTheTasksOfTheNodes) {
   EXPECT_NE(body_of(t).find("mpirun -np 4 ./solver"), std::string::npos) << body_of(t);
 }
 
+// minGPT-ddp's `srun singularity exec --nv img.sif torchrun --nproc_per_node=4
+// main.py`: the container call goes, and the launcher after it is mapped
+// like any other (before, it ran on each node with no rendezvous).
+TEST(LaunchCommand, ALauncherInsideAContainerCallIsMapped) {
+  const Translation t =
+      run(script(k2x8,
+                 "srun singularity exec --nv img.sif torchrun --nproc_per_node=8 main.py\n"
+                 "apptainer exec img.sif torchrun --nnodes 2 --nproc_per_node=8 "
+                 "--rdzv_endpoint=$(hostname):29500 --rdzv_backend=c10d main.py\n"));
+  EXPECT_NE(body_of(t).find("torchrun --nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" "
+                            "--master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" "
+                            "--nproc_per_node="),
+            std::string::npos)
+      << body_of(t);
+  EXPECT_NE(body_of(t).find("--rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\""), std::string::npos)
+      << body_of(t);
+  EXPECT_EQ(body_of(t).find("singularity"), std::string::npos) << body_of(t);
+  EXPECT_EQ(body_of(t).find("apptainer"), std::string::npos) << body_of(t);
+}
+
+// InteractionGraph's `srun --export=ALL,NCCL_SOCKET_IFNAME=ib0 ... ray start`:
+// the variables the step got are gone with srun, so the option is reported;
+// a plain --export=ALL is what the command has anyway.
+TEST(LaunchCommand, AnSrunExportOtherThanAllIsReported) {
+  const Translation t = run(script(
+      k2x8, "srun --export=ALL,NCCL_SOCKET_IFNAME=ib0 -N1 -n1 ray start --head --block &\n"));
+  EXPECT_NE(message_of(t, Code::srun_options_dropped).find("--export=ALL,NCCL_SOCKET_IFNAME=ib0"),
+            std::string::npos)
+      << message_of(t, Code::srun_options_dropped);
+  EXPECT_FALSE(
+      has_code(run(script(k2x8, "srun --export=ALL python x.py\n")), Code::srun_options_dropped));
+}
+
 // seemoo-lab's `CUDA_VISIBLE_DEVICES=${i} srun bash -c "${CMD}" 2>&1 | sed ... &`:
 // the assignments before the step set its script's environment.
 TEST(LaunchCommand, AssignmentsBeforeAStepScriptAreExportedToIt) {
