@@ -3381,6 +3381,18 @@ class CommandMapper final : public CommandEditor {
     if (is_script_function(site.program)) return;  // its commands are judged where written
     if (site.launcher.kind != Launcher::none && site.launcher.kind != Launcher::python) return;
     if (is_idempotent(site.program) || writes_node_local_path(site)) return;
+    if (is_run_once_side_effect(site) && can_guard(site) &&
+        site.launcher.kind != Launcher::python && !writes_shared_storage(site)) {
+      report(Code::run_once_on_every_disk, site.view, site.command->span,
+             "`" + site.program +
+                 "` ran once under Slurm, on the cluster's disk that all nodes shared; AI "
+                 "Runtime nodes share no disk, so it now runs on each of the " +
+                 std::to_string(compute_.nodes) +
+                 " nodes, on that node's own files, for the commands after it",
+             "to fetch or build it once, have node 0 write it to a Unity Catalog volume "
+             "(/Volumes/...) and read it from there on every node");
+      return;
+    }
     if (is_run_once_side_effect(site) && can_guard(site)) {
       guard_on_node_zero(site, "ran once under Slurm: keep it on node 0");
       ++guarded_to_node_zero_;
@@ -3465,6 +3477,48 @@ class CommandMapper final : public CommandEditor {
     return contains({"wget", "curl", "git", "rsync", "cp", "mv", "rm", "tar", "unzip", "aws",
                      "gsutil", "azcopy", "gcloud", "rclone"},
                     site.program);
+  }
+
+  /// Whether a download, copy or removal puts its result on storage every
+  /// AI Runtime node sees (a Unity Catalog volume, the workspace, a bucket):
+  /// the destination (the last word; `-O`, `-P`, `-C`, `--local-dir` and
+  /// the like), any target of `rm`, or a `git push`.
+  bool writes_shared_storage(const Site& site) const {
+    const auto& words = site.command->words;
+    if (words.size() < 2) return false;
+    const auto written = [&](size_t i) { return source(site.view, words[i].span); };
+    if (site.program == "git"sv) return slurm::literal_is(words[1], "push");
+    if (site.program == "rm"sv) {
+      for (size_t i = 1; i < words.size(); ++i) {
+        if (is_shared_location(written(i))) return true;
+      }
+      return false;
+    }
+    if (is_shared_location(written(words.size() - 1))) return true;
+    for (size_t i = 1; i + 1 < words.size(); ++i) {
+      const std::string_view option = written(i);
+      if (contains({"-O", "-o", "-P", "-C", "-d", "--output", "--output-document",
+                    "--directory-prefix", "--local-dir", "--cache-dir"},
+                   option) &&
+          is_shared_location(written(i + 1))) {
+        return true;
+      }
+      const size_t eq = option.find('=');
+      if (option.starts_with("--") && eq != std::string_view::npos &&
+          is_shared_location(option.substr(eq + 1))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static bool is_shared_location(std::string_view path) {
+    while (!path.empty() && (path.front() == '"' || path.front() == '\'')) path.remove_prefix(1);
+    for (std::string_view shared : {"/Volumes/", "/Workspace/", "dbfs:", "s3://", "s3a://", "gs://",
+                                    "abfss://", "wasbs://", "az://"}) {
+      if (path.starts_with(shared)) return true;
+    }
+    return false;
   }
 
   /// A whole statement at the top of the script, not sent to the background.

@@ -943,11 +943,35 @@ TEST(LaunchDiagnostics, NamesSlurmDoesNotSetAreToldApart) {
                      }));
 }
 
+// MedVicuna's `wget .../medVicuna.json` before a 2-node torchrun that reads
+// it: each node unpacks its own code and shares no disk, so each downloads
+// its own copy. An upload to a bucket or a volume still runs once.
+TEST(LaunchCommand, ADownloadToTheNodeRunsOnEveryNode) {
+  const Translation t = run(script(k2x8,
+                                   "wget https://example.com/medVicuna.json\ncp -r data ./work\n"
+                                   "aws s3 cp model.pt s3://bucket/model.pt\n"
+                                   "huggingface-cli download gpt2 --local-dir /Volumes/c/s/v/gpt2\n"
+                                   "torchrun --nproc_per_node=8 train.py --data medVicuna.json\n"));
+  const std::string body = body_of(t);
+  EXPECT_NE(body.find("wget https://example.com/medVicuna.json\ncp -r data ./work\n"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(
+      body.find("if [ \"$NODE_RANK\" = 0 ]; then aws s3 cp model.pt s3://bucket/model.pt; fi"),
+      std::string::npos)
+      << body;
+  EXPECT_NE(body.find("if [ \"$NODE_RANK\" = 0 ]; then huggingface-cli download"),
+            std::string::npos)
+      << body;
+  EXPECT_EQ(testing::diagnostics_with(t, Code::run_once_on_every_disk).size(), 2u);
+}
+
 TEST(LaunchCommand, NodeGuardsWrapTheWholeCommandAndStayValidShell) {
   // The guard takes the command's own assignments in, and leaves its `;` out.
-  EXPECT_EQ(body_of(run(script(k2x8, "PYTHONPATH=x srun -N1 -n1 python a.py\nmv a b ;\n"))),
+  EXPECT_EQ(body_of(run(
+                script(k2x8, "PYTHONPATH=x srun -N1 -n1 python a.py\nmv a /Volumes/c/s/v/b ;\n"))),
             "if [ \"$NODE_RANK\" = 0 ]; then PYTHONPATH=x python a.py; fi\n"
-            "if [ \"$NODE_RANK\" = 0 ]; then mv a b; fi ;\n");
+            "if [ \"$NODE_RANK\" = 0 ]; then mv a /Volumes/c/s/v/b; fi ;\n");
   // An unwrapped script ending in a comment: `}` and `fi` on lines of their own.
   EXPECT_EQ(body_of(run(script(k2x8, "srun -N1 -n1 -r 1 bash -c \"nvidia-smi # gpus\" > log &\n"))),
             "if [ \"$NODE_RANK\" = 1 ]; then\n{\nnvidia-smi # gpus\n}\nfi > log &\n");
