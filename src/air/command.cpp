@@ -3391,6 +3391,7 @@ class CommandMapper final : public CommandEditor {
                  " nodes, on that node's own files, for the commands after it",
              "to fetch or build it once, have node 0 write it to a Unity Catalog volume "
              "(/Volumes/...) and read it from there on every node");
+      ++kept_per_node_;
       return;
     }
     if (is_run_once_side_effect(site) && can_guard(site)) {
@@ -3441,7 +3442,7 @@ class CommandMapper final : public CommandEditor {
   /// AI Runtime nodes of the workload's shape, idle as they were.
   void report_idle_nodes() {
     if (compute_.nodes <= 1 || starts_work_on_nodes_ || runs_on_every_node_ > 0 ||
-        guarded_to_node_zero_ == 0) {
+        guarded_to_node_zero_ + kept_per_node_ == 0) {
       return;
     }
     const std::string others = std::to_string(compute_.nodes - 1);
@@ -3563,6 +3564,7 @@ class CommandMapper final : public CommandEditor {
   bool first_launch_seen_ = false;
   bool starts_work_on_nodes_ = false;  // an srun step or a distributed launcher
   size_t guarded_to_node_zero_ = 0;    // run-once commands kept on node 0 (S2A4018)
+  size_t kept_per_node_ = 0;           // run-once copies now made on each node (S2A4038)
   size_t runs_on_every_node_ = 0;      // commands that ran once and now run on every node
   bool side_by_side_reported_ = false;                // S2A4019 is given once per script
   std::vector<std::string> drawn_reported_;           // S2A4023 is given once per name
