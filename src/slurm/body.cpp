@@ -259,7 +259,9 @@ class Walker {
     if (site.program == "srun" && !context.in_srun) {
       describe_srun(site);
     } else {
-      const size_t program = program_after_container(command.words, 0, site);
+      // The program's name rules out nearly every command before the call is read.
+      const bool container = site.program == "singularity" || site.program == "apptainer";
+      const size_t program = container ? program_after_container(command.words, 0, site) : 0;
       site.launcher = detect_launcher(command.words, program < command.words.size() ? program : 0);
       if (view == 0) site.nested_script = parse_line_shell_c(site);
     }
