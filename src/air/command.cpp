@@ -3381,20 +3381,11 @@ class CommandMapper final : public CommandEditor {
     if (is_script_function(site.program)) return;  // its commands are judged where written
     if (site.launcher.kind != Launcher::none && site.launcher.kind != Launcher::python) return;
     if (is_idempotent(site.program) || writes_node_local_path(site)) return;
-    if (is_run_once_side_effect(site) && can_guard(site) &&
-        site.launcher.kind != Launcher::python && !writes_shared_storage(site)) {
-      report(Code::run_once_on_every_disk, site.view, site.command->span,
-             "`" + site.program +
-                 "` ran once under Slurm, on the cluster's disk that all nodes shared; AI "
-                 "Runtime nodes share no disk, so it now runs on each of the " +
-                 std::to_string(compute_.nodes) +
-                 " nodes, on that node's own files, for the commands after it",
-             "to fetch or build it once, have node 0 write it to a Unity Catalog volume "
-             "(/Volumes/...) and read it from there on every node");
-      ++kept_per_node_;
-      return;
-    }
     if (is_run_once_side_effect(site) && can_guard(site)) {
+      if (site.launcher.kind != Launcher::python && !writes_shared_storage(site)) {
+        report_kept_on_every_node(site);
+        return;
+      }
       guard_on_node_zero(site, "ran once under Slurm: keep it on node 0");
       ++guarded_to_node_zero_;
       report(Code::run_once_guarded, site.view, site.command->span,
@@ -3467,8 +3458,8 @@ class CommandMapper final : public CommandEditor {
     });
   }
 
-  /// Downloads, copies and data preparation: their result lives on shared
-  /// storage, so running them once is what the script meant.
+  /// Downloads, copies and data preparation: under Slurm they ran once, with
+  /// their result on the disk all nodes shared.
   static bool is_run_once_side_effect(const Site& site) {
     if (site.launcher.kind == Launcher::python) return true;
     if (site.program == "huggingface-cli"sv || site.program == "hf"sv) {
@@ -3478,6 +3469,21 @@ class CommandMapper final : public CommandEditor {
     return contains({"wget", "curl", "git", "rsync", "cp", "mv", "rm", "tar", "unzip", "aws",
                      "gsutil", "azcopy", "gcloud", "rclone"},
                     site.program);
+  }
+
+  /// `wget data.json` before a launcher that reads it: under Slurm the other
+  /// nodes read the one copy on the shared disk; each AI Runtime node unpacks
+  /// its own code and shares no disk, so each makes its own copy.
+  void report_kept_on_every_node(const Site& site) {
+    report(Code::run_once_on_every_disk, site.view, site.command->span,
+           "`" + site.program +
+               "` ran once under Slurm, on the cluster's disk that all nodes shared; AI "
+               "Runtime nodes share no disk, so it now runs on each of the " +
+               std::to_string(compute_.nodes) +
+               " nodes, on that node's own files, for the commands after it",
+           "to fetch or build it once, have node 0 write it to a Unity Catalog volume "
+           "(/Volumes/...) and read it from there on every node");
+    ++kept_per_node_;
   }
 
   /// Whether a download, copy or removal puts its result on storage every

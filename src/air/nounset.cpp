@@ -8,17 +8,15 @@
 namespace s2a::air {
 namespace {
 
-/// What one `set` argument does to nounset: `-eu` and `-o nounset` turn it
-/// on, `+u` and `+o nounset` off; anything else leaves it.
+/// What one `set` argument does to nounset: `-eu`, `-euo pipefail` and
+/// `-o nounset` turn it on, `+u` and `+o nounset` off; anything else leaves it.
 std::optional<bool> nounset_change(std::string_view argument, std::string_view next) {
   if (argument.size() < 2 || (argument[0] != '-' && argument[0] != '+') || argument == "--") {
     return std::nullopt;
   }
   const bool on = argument[0] == '-';
-  if (argument.substr(1) == "o") {
-    if (next == "nounset") return on;
-    return std::nullopt;
-  }
+  // `-o nounset`, `-eo nounset`: the last letter takes the next word.
+  if (argument.back() == 'o' && next == "nounset") return on;
   if (argument.substr(1).find('u') != std::string_view::npos) return on;
   return std::nullopt;
 }
