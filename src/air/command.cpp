@@ -11,7 +11,6 @@
 #include "air/compute.hpp"
 #include "air/keyword_list.hpp"
 #include "air/launch.hpp"
-#include "air/nounset.hpp"
 #include "air/private_addresses.hpp"
 #include "air/process_counts.hpp"
 #include "air/setup.hpp"
@@ -264,7 +263,6 @@ class CommandMapper final : public CommandEditor {
         mount_targets_(setup_options.mount_targets),
         edits_(body.views.size()),
         replaced_(body.views.size()),
-        nounset_(body, file.text()),
         setup_(*this, body, setup_options, setup_result_) {}
 
   CommandMapping run() {
@@ -3256,8 +3254,8 @@ class CommandMapper final : public CommandEditor {
         return;
       case VariableAction::report:
         if (reported_outside) return;
-        if (site.view == 0 && !NounsetScopes::allows_unset(part.op) &&
-            nounset_.at(part.span.begin)) {
+        if (site.view == 0 && !slurm::NounsetScopes::allows_unset(part.op) &&
+            body_.nounset.at(part.span.begin)) {
           report(Code::unset_under_nounset, site.view, part.span,
                  "$" + part.text + " " + rule.reason +
                      "; the script runs with `set -u`, so bash stops here (\"" + part.text +
@@ -3566,7 +3564,6 @@ class CommandMapper final : public CommandEditor {
   const std::vector<std::string>& mount_targets_;
   std::vector<EditSet<LoggedEdit>> edits_;              // per text view
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
-  NounsetScopes nounset_;
   bool first_launch_seen_ = false;
   bool starts_work_on_nodes_ = false;  // an srun step or a distributed launcher
   size_t guarded_to_node_zero_ = 0;    // run-once commands kept on node 0 (S2A4018)

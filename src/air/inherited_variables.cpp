@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "air/keyword_list.hpp"
-#include "air/nounset.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
 #include "slurm/arithmetic.hpp"
@@ -187,7 +186,7 @@ struct Uses {
 class UseCollector {
  public:
   /// `text`: the file, which the spans of the commands collected index.
-  UseCollector(const AssignedNames& assigned, const NounsetScopes& nounset, Uses& uses,
+  UseCollector(const AssignedNames& assigned, const slurm::NounsetScopes& nounset, Uses& uses,
                std::string_view text)
       : assigned_(assigned), nounset_(nounset), uses_(uses), text_(text) {}
 
@@ -275,7 +274,7 @@ class UseCollector {
 
  private:
   const AssignedNames& assigned_;
-  const NounsetScopes& nounset_;
+  const slurm::NounsetScopes& nounset_;
   Uses& uses_;
   std::string_view text_;
   std::unordered_map<std::string_view, bool> verdicts_;  // views of the AST's names
@@ -395,8 +394,7 @@ void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
   assigned.add_from_list(body.parse.script.body);
   for (const slurm::Site& site : body.sites) assigned.add_from_site(site);
   Uses uses;
-  const NounsetScopes nounset(body, body.views[0].text);
-  UseCollector collector(assigned, nounset, uses, body.views[0].text);
+  UseCollector collector(assigned, body.nounset, uses, body.views[0].text);
   uint32_t judged_until = UINT32_MAX;  // where a `source` or `eval` may set anything
   for (const slurm::Site& site : body.sites) {
     if (site.view != 0) continue;  // a `bash -c` script's variables are judged with its own

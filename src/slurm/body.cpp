@@ -997,6 +997,7 @@ Body analyze_body(const SourceFile& file, uint32_t body_offset, Diagnostics& dia
   body.parse = parse_script(text.substr(body_offset), body_offset);
   for (const Diagnostic& d : body.parse.diagnostics) diagnostics.push_back(d);
   Walker(body, diagnostics).walk_script(body.parse.script, 0, Context{});
+  body.nounset = NounsetScopes::read(body, text);
   return body;
 }
 

@@ -18,6 +18,7 @@
 
 #include "directives/directives.hpp"
 #include "parse/parse_script.hpp"
+#include "slurm/nounset.hpp"
 
 namespace s2a::slurm {
 
@@ -118,6 +119,8 @@ struct Body {
   // (`singularity exec ${BIND} $SIF ...`, BIND="-B /data"), for
   // find_container_call; by command, as few have any.
   std::unordered_map<const ast::Command*, std::vector<size_t>> container_option_words;
+  // Where `set -u` is on in the batch script (S2A4037).
+  NounsetScopes nounset;
 
   /// Where to point a diagnostic about `span` of the site's view: the span
   /// itself in the file, or where a rebuilt script's bytes came from.

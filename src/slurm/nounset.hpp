@@ -9,16 +9,17 @@
 #include <utility>
 #include <vector>
 
-#include "slurm/body.hpp"
+namespace s2a::slurm {
 
-namespace s2a::air {
+struct Body;
 
 class NounsetScopes {
  public:
-  /// From the `#!` line and the batch script's own `set` commands, in source
-  /// order (a `set -u` in a function or branch counts from where it is
-  /// written: the usual script sets its options once, at the top).
-  NounsetScopes(const slurm::Body& body, std::string_view file_text);
+  /// From the `#!` line and the batch script's own `set` commands (the
+  /// sites of view 0), in source order: a `set -u` in a function or branch
+  /// counts from where it is written, as the usual script sets its options
+  /// once, at the top.
+  [[nodiscard]] static NounsetScopes read(const Body& body, std::string_view file_text);
 
   /// Whether nounset is on at `offset` of the batch script (view 0).
   [[nodiscard]] bool at(uint32_t offset) const;
@@ -32,4 +33,4 @@ class NounsetScopes {
   std::vector<std::pair<uint32_t, bool>> changes_;  // (offset, on), in source order
 };
 
-}  // namespace s2a::air
+}  // namespace s2a::slurm

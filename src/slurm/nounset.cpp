@@ -1,11 +1,12 @@
-#include "air/nounset.hpp"
+#include "slurm/nounset.hpp"
 
 #include <algorithm>
 #include <optional>
 
+#include "slurm/body.hpp"
 #include "source/shebang.hpp"
 
-namespace s2a::air {
+namespace s2a::slurm {
 namespace {
 
 /// What one `set` argument does to nounset: `-eu`, `-euo pipefail` and
@@ -23,13 +24,14 @@ std::optional<bool> nounset_change(std::string_view argument, std::string_view n
 
 }  // namespace
 
-NounsetScopes::NounsetScopes(const slurm::Body& body, std::string_view file_text) {
+NounsetScopes NounsetScopes::read(const Body& body, std::string_view file_text) {
+  NounsetScopes scopes;
   if (const std::optional<Shebang> shebang = read_shebang(file_text)) {
-    from_start_ = set_options_of(*shebang).find('u') != std::string::npos;
+    scopes.from_start_ = set_options_of(*shebang).find('u') != std::string::npos;
   }
-  if (body.views.empty()) return;
+  if (body.views.empty()) return scopes;
   const std::string_view text = body.views[0].text;
-  for (const slurm::Site& site : body.sites) {
+  for (const Site& site : body.sites) {
     if (site.view != 0 || site.program != "set" || site.context.in_substitution) continue;
     const auto& words = site.command->words;
     for (size_t i = 1; i < words.size(); ++i) {
@@ -38,10 +40,11 @@ NounsetScopes::NounsetScopes(const slurm::Body& body, std::string_view file_text
           i + 1 < words.size() ? text.substr(words[i + 1].span.begin, words[i + 1].span.size())
                                : std::string_view();
       if (const std::optional<bool> on = nounset_change(argument, next)) {
-        changes_.emplace_back(site.command->span.end, *on);
+        scopes.changes_.emplace_back(site.command->span.end, *on);
       }
     }
   }
+  return scopes;
 }
 
 bool NounsetScopes::at(uint32_t offset) const {
@@ -60,4 +63,4 @@ bool NounsetScopes::allows_unset(std::string_view param_op) {
   return false;
 }
 
-}  // namespace s2a::air
+}  // namespace s2a::slurm
