@@ -1460,6 +1460,7 @@ class CommandMapper final : public CommandEditor {
     setup_.hide_inline_secrets(site);
     replace_host_list(site);
     if (is_replaced(site.view, site.command->span)) return;
+    step_start_ = StepStart::as_written;
     if (site.program == "srun"sv && site.srun) unwrap_srun(site);
     setup_.unwrap_conda_run(site);
     setup_.unwrap_container(site);
@@ -1483,6 +1484,7 @@ class CommandMapper final : public CommandEditor {
         break;
     }
     report_launcher_in_variable(site);
+    map_slurm_launcher_choice(site);
     // Expansions the batch shell fills into a double-quoted `bash -c` script
     // are read once that script is mapped: what its mapping replaced
     // (`--rdzv_id=$SLURM_JOB_ID`) is not a variable left behind.
@@ -1599,6 +1601,7 @@ class CommandMapper final : public CommandEditor {
     report_step_gpu_subset(site);
     report_dropped_srun_options(site);
     report_unread_task_count(site);
+    step_start_ = StepStart::other;
     if (site.srun_operand >= words.size()) {
       report(Code::slurm_command_in_body, site.view, site.command->span,
              "srun without a program to run", "remove the line");
@@ -1656,6 +1659,7 @@ class CommandMapper final : public CommandEditor {
     }
     report_read_step_output(site, step_tasks_per_node * (rank ? 1 : compute_.nodes));
     if (site.nested_script >= 0) return;  // replaced whole by unwrap_nested_script()
+    step_start_ = rank || compute_.nodes <= 1 ? StepStart::alone : StepStart::once_per_node;
     if (rank && compute_.nodes > 1 && !site.context.in_substitution) {
       report_steps_side_by_side(site);
       report_per_node_loop(site, *rank);
@@ -1760,6 +1764,71 @@ class CommandMapper final : public CommandEditor {
            "$MASTER_ADDR and $NODE_RANK, instead of reading srun's output");
   }
 
+  /// `python tools/train.py CFG --launcher=slurm` (OpenMMLab, BasicSR): the
+  /// program started torch.distributed from Slurm's task variables, which
+  /// AI Runtime does not set, so it would stop at once. Under torchrun it
+  /// takes `--launcher=pytorch`; a program srun or the batch shell started
+  /// alone gets a torchrun of one process, so it still runs as a process
+  /// group (SyncBN, distributed samplers) as it did under Slurm.
+  void map_slurm_launcher_choice(const Site& site) {
+    const Launcher kind = site.launcher.kind;
+    if ((kind != Launcher::python && !is_torch_launcher(kind)) || site.context.in_substitution) {
+      return;
+    }
+    const auto choice = slurm_launcher_choice(site.command->words, site.launcher.first_argument);
+    if (!choice || is_replaced(site.view, choice->word)) return;
+    std::string start;  // the torchrun that now starts a program started alone
+    std::string setter = "the launcher on the line";
+    if (kind == Launcher::python) {
+      const bool under_shim =
+          std::find(shim_views_.begin(), shim_views_.end(), site.view) != shim_views_.end();
+      if (under_shim || step_start_ == StepStart::by_torchrun) {
+        setter = "torchrun, which now starts the tasks srun started";
+      } else if (step_start_ == StepStart::once_per_node) {
+        start = per_node_torchrun("1");
+        setter =
+            "a torchrun of one process per node, which now starts it as srun started one "
+            "task per node";
+      } else if (step_start_ == StepStart::alone ||
+                 (step_start_ == StepStart::as_written && !site.context.in_srun)) {
+        start = one_node_torchrun("1");
+        setter =
+            "a torchrun of one process, which now starts it so that it still runs as a "
+            "process group of one";
+      } else {
+        report_slurm_launcher_kept(site, choice->word);
+        return;
+      }
+    }
+    const Span program = site.command->words[site.launcher.program_word].span;
+    if (!start.empty()) {
+      edit(site.view, Span{program.begin, program.begin}, start,
+           "the program's process group, started by torchrun instead of srun");
+    }
+    edit(site.view, choice->word, std::string(choice->replacement),
+         "torch.distributed from torchrun's variables instead of Slurm's");
+    report(Code::slurm_launcher_to_pytorch, site.view, choice->word,
+           "`--launcher slurm` made the program start torch.distributed from Slurm's task "
+           "variables (SLURM_PROCID, SLURM_NTASKS, and SLURM_NODELIST through scontrol), which "
+           "AI Runtime does not set; it now passes `--launcher pytorch`, which reads the RANK, "
+           "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT set by " +
+               setter,
+           "`pytorch` is what OpenMMLab's tools (mmcv, mmengine) and BasicSR call it; a "
+           "program that names it otherwise needs the choice that reads torchrun's variables");
+  }
+
+  void report_slurm_launcher_kept(const Site& site, Span word) {
+    report(Code::slurm_launcher_kept, site.view, word,
+           "`--launcher slurm` makes the program start torch.distributed from Slurm's task "
+           "variables (SLURM_PROCID, SLURM_NTASKS, and SLURM_NODELIST through scontrol), which "
+           "AI Runtime does not set: it stops as it starts",
+           "start the program with torchrun (one process per GPU) and pass --launcher pytorch");
+  }
+
+  static bool is_torch_launcher(Launcher kind) {
+    return kind == Launcher::torchrun || kind == Launcher::torch_distributed_launch;
+  }
+
   /// srun started one task per GPU: torchrun starts them now, and a shim
   /// gives each worker the SLURM_* task variables the program reads.
   void start_tasks_with_torchrun(const Site& site, uint64_t tasks_per_node, Span prefix) {
@@ -1796,6 +1865,7 @@ class CommandMapper final : public CommandEditor {
            "one process per GPU, started on every node by torchrun");
       return;
     }
+    step_start_ = StepStart::by_torchrun;
     edit(site.view, prefix, per_node_torchrun(procs) + slurm_task_shim(visible_devices(binding)),
          "one process per GPU, started on every node by torchrun, with SLURM_* task variables");
   }
@@ -1817,6 +1887,7 @@ class CommandMapper final : public CommandEditor {
     const std::string procs = tasks == compute_.gpus_per_node ? std::string("\"$LOCAL_WORLD_SIZE\"")
                                                               : std::to_string(tasks);
     guard_on_node(site, rank, "the step ran on one node: keep it on node " + rank);
+    step_start_ = StepStart::by_torchrun;
     edit(site.view, prefix, one_node_torchrun(procs) + slurm_task_shim(visible_devices(binding)),
          "the step's " + std::to_string(tasks) + " tasks, started on node " + rank +
              " only by torchrun, with SLURM_* task variables");
@@ -3579,6 +3650,11 @@ class CommandMapper final : public CommandEditor {
   std::optional<bool> uses_horovod_;                    // script_uses_horovod(), once asked
   bool accelerate_config_reported_ = false;             // S2A4035 is given once per script
   std::optional<bool> may_extend_path_;                 // script_may_extend_path(), once asked
+  // How map_site() left the program of the site it maps: as written, or for
+  // an srun step, started by torchrun, alone (one task), once on every node
+  // (one task per node), or otherwise (MPI ranks, a nested script).
+  enum class StepStart : uint8_t { as_written, by_torchrun, alone, once_per_node, other };
+  StepStart step_start_ = StepStart::as_written;
   std::vector<const Site*> per_gpu_nested_;  // `srun bash -c` steps now started by torchrun
   std::vector<uint32_t> shim_views_;         // their scripts: the shim sets SLURM_* task variables
   std::vector<Span> portable_counts_;        // literal counts now $LOCAL_WORLD_SIZE/$WORLD_SIZE

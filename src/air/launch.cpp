@@ -365,6 +365,26 @@ std::string per_node_torchrun(std::string_view procs_per_node) {
          " --master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" --no_python ";
 }
 
+std::optional<LauncherChoice> slurm_launcher_choice(const std::vector<ast::Word>& words,
+                                                    size_t from) {
+  constexpr std::string_view kOption = "--launcher";
+  for (size_t i = from; i < words.size(); ++i) {
+    // Looked at for every word of every Python command: the first part's
+    // text rules out nearly all of them before a value is built.
+    const auto& parts = words[i].parts;
+    if (parts.empty() || parts.front().kind != ast::PartKind::literal ||
+        !std::string_view(parts.front().text).starts_with(kOption)) {
+      continue;
+    }
+    const auto value = slurm::literal_value(words[i]);
+    if (value == "--launcher=slurm") return LauncherChoice{words[i].span, "--launcher=pytorch"};
+    if (value == kOption && i + 1 < words.size() && slurm::literal_value(words[i + 1]) == "slurm") {
+      return LauncherChoice{words[i + 1].span, "pytorch"};
+    }
+  }
+  return std::nullopt;
+}
+
 std::string one_node_torchrun(std::string_view procs) {
   return "torchrun --standalone --nnodes=1 --nproc_per_node=" + std::string(procs) +
          " --no_python ";

@@ -138,6 +138,20 @@ struct TaskGpuBinding {
 /// Variables the shim sets inside each worker.
 [[nodiscard]] bool is_shim_variable(std::string_view name);
 
+/// `--launcher=slurm` or `--launcher slurm` among a command's words from
+/// `from` on, quoted or not: the word to replace and its replacement, which
+/// picks `pytorch` instead. OpenMMLab's tools (mmcv, mmengine: mmdet,
+/// mmseg, ...) and BasicSR name how they start torch.distributed this way;
+/// `slurm` reads SLURM_PROCID, SLURM_NTASKS and SLURM_NODELIST (through
+/// scontrol), `pytorch` the RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and
+/// MASTER_PORT that torchrun sets.
+struct LauncherChoice {
+  Span word;
+  std::string_view replacement;
+};
+[[nodiscard]] std::optional<LauncherChoice> slurm_launcher_choice(
+    const std::vector<ast::Word>& words, size_t from);
+
 /// Quotes text for the shell in single quotes.
 [[nodiscard]] std::string single_quote(std::string_view text);
 

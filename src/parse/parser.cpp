@@ -991,7 +991,32 @@ ast::Word Parser::parse_word() {
   }
   parse_parts(Context::unquoted, word.parts);
   word.span = span(start, p_);
+  drop_trailing_continuations(word);
   return word;
+}
+
+/// `--launcher="slurm"\<newline>` ends the word at the newline's far side,
+/// but the continuation joins lines, not text: it is no part of the word,
+/// so an edit that replaces the word keeps the line break (and a message
+/// that shows the word shows no backslash).
+void Parser::drop_trailing_continuations(ast::Word& word) const {
+  if (word.parts.empty() || word.parts.back().kind != ast::PartKind::literal) return;
+  ast::WordPart& last = word.parts.back();
+  // An unquoted literal ends in backslash-newline only by a continuation: an
+  // escaped backslash before a newline leaves the newline out of the word.
+  uint32_t end = word.span.end;
+  while (end >= last.span.begin + 2 && begin_[end - base_ - 1] == '\n' &&
+         begin_[end - base_ - 2] == '\\') {
+    end -= 2;
+  }
+  if (end == word.span.end) return;
+  word.span.end = end;
+  if (end == last.span.begin) {
+    word.parts.pop_back();
+    return;
+  }
+  last.span.end = end;
+  last.inner.end = std::min(last.inner.end, end);
 }
 
 void Parser::add_literal(std::vector<ast::WordPart>& parts, const char* from, const char* to,

@@ -116,6 +116,7 @@ class Parser {
 
   // words
   ast::Word parse_word();
+  void drop_trailing_continuations(ast::Word& word) const;
   void parse_parts(Context context, std::vector<ast::WordPart>& parts);
   void add_literal(std::vector<ast::WordPart>& parts, const char* from, const char* to,
                    std::string_view text);

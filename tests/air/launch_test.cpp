@@ -1612,5 +1612,88 @@ TEST(SlurmVariablesInCompoundCommands, ABatchLevelNodeRankTestIsReported) {
   EXPECT_NE(body_of(t).find("[[ $NODE_RANK == 0 ]]"), std::string::npos);
 }
 
+// OpenMMLab's and BasicSR's `--launcher slurm` started torch.distributed
+// from SLURM_PROCID/SLURM_NTASKS/SLURM_NODELIST; under torchrun the same
+// programs take `--launcher pytorch`, in each way the choice is written.
+TEST(SlurmLauncherChoice, BecomesPytorchUnderTheTorchrunThatStartsTheTasks) {
+  const std::string directives = "#SBATCH --ntasks-per-node=8 --gpus-per-node=h100:8\n";
+  const std::string start = kPerNode + kShim + "python -u tools/train.py cfg.py ";
+  for (const auto& [written, rewritten] : std::vector<std::pair<std::string, std::string>>{
+           {"--launcher=slurm", "--launcher=pytorch"},
+           {"--launcher=\"slurm\"", "--launcher=pytorch"},
+           {"--launcher slurm", "--launcher pytorch"},
+           {"--launcher 'slurm'", "--launcher pytorch"}}) {
+    const Translation t =
+        run(script(directives, "srun python -u tools/train.py cfg.py " + written + " --seed 0\n"));
+    EXPECT_EQ(body_of(t), start + rewritten + " --seed 0\n") << written;
+    EXPECT_TRUE(has_code(t, Code::slurm_launcher_to_pytorch)) << written;
+  }
+}
+
+// srun's single task, or the batch shell's, ran as a process group of one:
+// a one-process torchrun keeps it one (SyncBN and DDP need the group).
+TEST(SlurmLauncherChoice, AProgramStartedAloneGetsAOneProcessTorchrun) {
+  const std::string one = "torchrun --standalone --nnodes=1 --nproc_per_node=1 --no_python ";
+  const Translation t = run(script("#SBATCH --ntasks=1 --gpus-per-node=h100:1\n",
+                                   "srun --output=train.log python tools/train.py cfg.py \\\n"
+                                   "  --launcher=\"slurm\"\\\n"
+                                   "  --work-dir=out\n"
+                                   "PYTHONPATH=. python tools/test.py cfg.py --launcher slurm\n"));
+  EXPECT_EQ(body_of(t),
+            one + "python tools/train.py cfg.py \\\n  --launcher=pytorch\\\n  --work-dir=out\n" +
+                "PYTHONPATH=. " + one + "python tools/test.py cfg.py --launcher pytorch\n");
+  EXPECT_NE(message_of(t, Code::slurm_launcher_to_pytorch).find("process group of one"),
+            std::string::npos);
+}
+
+// One task on each of two nodes was a group of two: torchrun starts one
+// process per node across the nodes; a step pinned to one node gets its own.
+TEST(SlurmLauncherChoice, OneTaskPerNodeBecomesOneProcessPerNodeAcrossTheNodes) {
+  const Translation t = run(script(k2x8,
+                                   "srun python train.py --launcher slurm\n"
+                                   "srun -N1 -n1 python test.py --launcher slurm\n"));
+  const std::string across =
+      "torchrun --nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" --nproc_per_node=1 "
+      "--master_addr=\"$MASTER_ADDR\" --master_port=\"$MASTER_PORT\" --no_python ";
+  EXPECT_EQ(body_of(t),
+            across +
+                "python train.py --launcher pytorch\n"
+                "if [ \"$NODE_RANK\" = 0 ]; then torchrun --standalone --nnodes=1 "
+                "--nproc_per_node=1 --no_python python test.py --launcher pytorch; fi\n");
+}
+
+TEST(SlurmLauncherChoice, UnderAWrittenTorchrunOnlyTheChoiceChanges) {
+  const Translation t = run(script("#SBATCH --gpus-per-node=h100:8\n",
+                                   "torchrun --nproc_per_node=8 tools/train.py c.py "
+                                   "--launcher slurm\n"));
+  EXPECT_EQ(body_of(t),
+            "torchrun --nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" tools/train.py c.py "
+            "--launcher pytorch\n");
+  EXPECT_TRUE(has_code(t, Code::slurm_launcher_to_pytorch));
+}
+
+// Where no torchrun can be put before the program (a script srun ran with
+// bash -c once per node), the choice stays and is reported.
+TEST(SlurmLauncherChoice, IsReportedWhereNoTorchrunStartsTheProgram) {
+  const Translation t =
+      run(script(k2x8, "srun bash -c 'python tools/train.py c.py --launcher slurm'\n"));
+  EXPECT_TRUE(has_code(t, Code::slurm_launcher_kept));
+  EXPECT_NE(body_of(t).find("--launcher slurm"), std::string::npos);
+}
+
+// Other programs' `--launcher` and other choices are not this option.
+TEST(SlurmLauncherChoice, OtherLaunchersAndChoicesStay) {
+  const std::string directives = "#SBATCH --gpus-per-node=h100:8\n";
+  for (const std::string line :
+       {"python train.py --launcher pytorch\n", "python train.py --launcher=slurm_ddp\n",
+        "python train.py --launcher=$LAUNCHER\n", "python train.py --launchers slurm\n",
+        "echo --launcher slurm\n"}) {
+    const Translation t = run(script(directives, line));
+    EXPECT_EQ(body_of(t), line);
+    EXPECT_FALSE(has_code(t, Code::slurm_launcher_to_pytorch)) << line;
+    EXPECT_FALSE(has_code(t, Code::slurm_launcher_kept)) << line;
+  }
+}
+
 }  // namespace
 }  // namespace s2a

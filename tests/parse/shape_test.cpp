@@ -55,6 +55,26 @@ TEST(ShellShape, EscapesAndContinuations) {
   EXPECT_EQ(c.words[3].parts.size(), 1u);
 }
 
+// A continuation right after a word (`--x=1\` then a newline and an
+// indented next word) joins lines, not text: the word ends before it, so
+// an edit replacing the word keeps the line break. Inside a word it stays.
+TEST(ShellShape, TrailingContinuationIsNotPartOfTheWord) {
+  Parsed p("python t.py --a=\"1\"\\\n  --b=2\\\n\\\n  c\\\nd\nx\\\\\n");
+  ASSERT_TRUE(p.result.complete) << p.dump();
+  const ast::Command& c = p.command(0);
+  ASSERT_EQ(c.words.size(), 5u) << p.dump();
+  EXPECT_EQ(p.slice(c.words[2].span), "--a=\"1\"");
+  ASSERT_EQ(c.words[2].parts.size(), 2u);  // the empty literal of the continuation is gone
+  EXPECT_EQ(p.slice(c.words[3].span), "--b=2");
+  EXPECT_EQ(p.slice(c.words[3].parts.at(0).span), "--b=2");
+  EXPECT_EQ(c.words[3].parts[0].text, "--b=2");
+  EXPECT_EQ(p.slice(c.words[4].span), "c\\\nd");
+  EXPECT_EQ(c.words[4].parts.at(0).text, "cd");
+  const ast::Command& escaped = p.command(1);  // `x\\`: an escaped backslash, then the newline
+  ASSERT_EQ(escaped.words.size(), 1u) << p.dump();
+  EXPECT_EQ(p.slice(escaped.words[0].span), "x\\\\");
+}
+
 TEST(ShellShape, DoubleQuotedEscapes) {
   Parsed p("echo \"q\\\"\\$\\a\"\n");
   const ast::WordPart& dq = p.command(0).words.at(1).parts.at(0);
