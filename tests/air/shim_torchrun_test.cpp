@@ -28,6 +28,22 @@ print("rank=%d local=%s node=%s ntasks=%d sum=%d devices=%s" % (rank,
       os.environ.get("CUDA_VISIBLE_DEVICES", "all")), flush=True)
 )";
 
+// How OpenMMLab's and BasicSR's tools start torch.distributed for each
+// --launcher choice: `slurm` from Slurm's task variables, `pytorch` from
+// torchrun's (init_process_group with env://).
+constexpr const char* kLauncherProgram = R"(import os, sys, torch, torch.distributed as dist
+choice = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--launcher=")]
+choice = choice[0] if choice else sys.argv[sys.argv.index("--launcher") + 1]
+if choice == "slurm":
+    os.environ["RANK"], os.environ["WORLD_SIZE"] = os.environ["SLURM_PROCID"], os.environ["SLURM_NTASKS"]
+    os.environ["MASTER_ADDR"] = os.environ["SLURM_NODELIST"].split(",")[0]
+dist.init_process_group("gloo")
+t = torch.ones(1) * dist.get_rank()
+dist.all_reduce(t)
+print("%s launcher=%s rank=%d world=%d sum=%d" % (sys.argv[1], choice, dist.get_rank(),
+      dist.get_world_size(), int(t.item())), flush=True)
+)";
+
 // torch 1.13 on Python 3.11: Std.from_str("0") returns None; map it to Std.NONE.
 constexpr const char* kSiteCustomize = R"(try:
     from torch.distributed.elastic.multiprocessing import api as _api
@@ -37,9 +53,9 @@ except Exception:
     pass
 )";
 
-/// Runs the translation of `script` for two simulated nodes of two workers
-/// each and returns both nodes' output.
-std::string run_on_two_nodes(const std::string& script) {
+/// Runs the translation of `script` for two simulated nodes of two GPUs
+/// each, with `program` as train.py, and returns both nodes' output.
+std::string run_on_two_nodes(const std::string& script, const char* program = kProgram) {
   const Translation t = translate("job.sbatch", script);
   EXPECT_TRUE(t.workload.has_value());
   if (!t.workload) return "";
@@ -47,7 +63,7 @@ std::string run_on_two_nodes(const std::string& script) {
   fs::remove_all(dir);
   fs::create_directories(dir / "bin");
   fs::create_directories(dir / "site");
-  testing::write_file((dir / "train.py").string(), kProgram);
+  testing::write_file((dir / "train.py").string(), program);
   testing::write_file((dir / "site" / "sitecustomize.py").string(), kSiteCustomize);
   testing::write_file((dir / "command.sh").string(), t.workload->command);
   fs::create_symlink("/usr/bin/python3", dir / "bin" / "python");
@@ -93,6 +109,24 @@ TEST(ShimWithTorchrun, PerTaskGpuBindingBecomesEachWorkersVisibleDevices) {
                            "rank=3 local=1 node=1 ntasks=4 sum=6 devices=2,3"}) {
     EXPECT_NE(logs.find(line), std::string::npos) << line << "\n" << logs;
   }
+}
+
+// `--launcher slurm` became `pytorch` under the torchrun that now starts the
+// program: one process on each node is still a group of two, and srun's one
+// task on node 0 a group of one.
+TEST(ShimWithTorchrun, SlurmLauncherChoiceRunsAsPytorchUnderTorchrun) {
+  if (!fs::exists("/usr/bin/torchrun")) GTEST_SKIP() << "torchrun is not installed";
+  const std::string logs = run_on_two_nodes(
+      "#!/bin/bash\n#SBATCH --nodes=2 --ntasks-per-node=1 --gpus-per-node=h100:8\n"
+      "srun python -u train.py train --launcher=slurm\n"
+      "srun -N1 -n1 python -u train.py test --launcher \"slurm\"\n",
+      kLauncherProgram);
+  for (const char* line : {"train launcher=pytorch rank=0 world=2 sum=1",
+                           "train launcher=pytorch rank=1 world=2 sum=1",
+                           "test launcher=pytorch rank=0 world=1 sum=0"}) {
+    EXPECT_NE(logs.find(line), std::string::npos) << line << "\n" << logs;
+  }
+  EXPECT_EQ(logs.find("test launcher=pytorch rank=1"), std::string::npos) << logs;
 }
 
 }  // namespace
