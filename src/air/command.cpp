@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "air/cluster_paths.hpp"
+#include "air/code_root_outputs.hpp"
 #include "air/compute.hpp"
 #include "air/keyword_list.hpp"
 #include "air/launch.hpp"
@@ -294,6 +295,7 @@ class CommandMapper final : public CommandEditor {
       unwrap_nested_script(*site);
     }
     report_cluster_paths();
+    report_outputs_under_code_root();
     report_private_addresses();
     for (const Site& site : body_.sites) report_software_setup_under_opt(site);
     report_idle_nodes();
@@ -491,6 +493,26 @@ class CommandMapper final : public CommandEditor {
     for (ClusterPathReport& r : describe_cluster_paths(paths)) {
       report(r.code, r.view, r.span, std::move(r.message), std::move(r.hint));
     }
+  }
+
+  /// `--output_dir checkpoints`: once per script, at the first option that
+  /// stays in the command, with the number of the others.
+  void report_outputs_under_code_root() {
+    std::vector<CodeRootOutput> outputs = find_code_root_outputs(body_, batch_assignments_);
+    std::erase_if(outputs, [&](const CodeRootOutput& o) { return is_replaced(o.view, o.span); });
+    if (outputs.empty()) return;
+    const CodeRootOutput& first = outputs.front();
+    const std::string more = outputs.size() > 1 ? " (" + std::to_string(outputs.size() - 1) +
+                                                      " more output option(s) in the script)"
+                                                : "";
+    report(Code::output_under_code_root, first.view, first.span,
+           "`" + first.shown +
+               "` writes under the code root: on AI Runtime that is the node's own copy of the "
+               "code ($CODE_SOURCE_PATH), not the shared file system beside the script, and it "
+               "goes with the node when the run ends" +
+               more,
+           "write results to a Unity Catalog volume (/Volumes/<catalog>/<schema>/<volume>/...) "
+           "or log them to the run's MLflow artifacts");
   }
 
   /// `--coordinator-server-ip 10.6.7.244`, `http_proxy=http://10.10.2.1:8123`,
