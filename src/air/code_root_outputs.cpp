@@ -13,42 +13,93 @@ namespace {
 
 using namespace std::string_view_literals;
 
-// Sorted, for binary search; names as names_output_directory() folds them.
+/// What an option name says about its value.
+enum class OutputKind : uint8_t {
+  none,
+  directory,  // where results go, whatever the value
+  file,       // as often a format or a flag: a path only when it looks like one
+};
+
+struct OutputName {
+  std::string_view name;
+  OutputKind kind;
+};
+
+// Sorted by name, for binary search; names as output_kind() folds them.
 // Not `ckpt_dir`, `checkpoint_path` or `model_dir`: as often what a program
 // loads (a model to fine-tune or evaluate) as where it saves.
-constexpr std::array kOutputDirectoryNames = {
-    "checkpoint_dir"sv,   "checkpoints_dir"sv, "dump_dir"sv,    "exp_dir"sv,
-    "experiment_dir"sv,   "log_dir"sv,         "logdir"sv,      "logging_dir"sv,
-    "model_save_dir"sv,   "out_dir"sv,         "outdir"sv,      "output_dir"sv,
-    "output_directory"sv, "output_folder"sv,   "output_path"sv, "output_root"sv,
-    "result_dir"sv,       "results_dir"sv,     "run_dir"sv,     "save_dir"sv,
-    "save_folder"sv,      "save_path"sv,       "save_root"sv,   "savedir"sv,
-    "tensorboard_dir"sv,  "work_dir"sv,
-};
-constexpr std::array kOutputFileNames = {
-    "out"sv, "out_file"sv, "outfile"sv, "output"sv, "output_file"sv, "save"sv,
-};
+constexpr auto D = OutputKind::directory;
+constexpr auto F = OutputKind::file;
+constexpr std::array<OutputName, 32> kOutputNames = {{
+    {"checkpoint_dir", D},
+    {"checkpoints_dir", D},
+    {"dump_dir", D},
+    {"exp_dir", D},
+    {"experiment_dir", D},
+    {"log_dir", D},
+    {"logdir", D},
+    {"logging_dir", D},
+    {"model_save_dir", D},
+    {"out", F},
+    {"out_dir", D},
+    {"out_file", F},
+    {"outdir", D},
+    {"outfile", F},
+    {"output", F},
+    {"output_dir", D},
+    {"output_directory", D},
+    {"output_file", F},
+    {"output_folder", D},
+    {"output_path", D},
+    {"output_root", D},
+    {"result_dir", D},
+    {"results_dir", D},
+    {"run_dir", D},
+    {"save", F},
+    {"save_dir", D},
+    {"save_folder", D},
+    {"save_path", D},
+    {"save_root", D},
+    {"savedir", D},
+    {"tensorboard_dir", D},
+    {"work_dir", D},
+}};
 
 // Programs whose words are messages, patterns or another tool's options.
 constexpr std::array kNotPrograms = {
     "echo"sv,        "printf"sv,    "sbatch"sv, "sed"sv,    "awk"sv,    "grep"sv, "logger"sv,
     "singularity"sv, "apptainer"sv, "docker"sv, "podman"sv, "module"sv, "ml"sv};
 
-/// `Output-Dir` -> `output_dir`, into a small buffer (names are short).
-std::optional<std::string> folded(std::string_view name) {
-  if (name.empty() || name.size() > 32) return std::nullopt;
-  std::string out(name);
-  for (char& c : out) {
-    if (c == '-') c = '_';
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
+constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
-template <size_t N>
-bool listed(const std::array<std::string_view, N>& names, std::string_view name) {
-  const auto key = folded(name);
-  return key && std::binary_search(names.begin(), names.end(), std::string_view(*key));
+/// The kind of an option name without its dashes, case and `-`/`_` ignored
+/// (`Output-Dir` is `output_dir`). Asked of every `--name` of a script:
+/// the first letter rules out most names before any comparison.
+OutputKind output_kind(std::string_view name) {
+  constexpr size_t kLongest = 16;  // "output_directory"
+  if (name.size() < 3 || name.size() > kLongest) return OutputKind::none;
+  switch (lower(name[0])) {
+    case 'c':
+    case 'd':
+    case 'e':
+    case 'l':
+    case 'm':
+    case 'o':
+    case 'r':
+    case 's':
+    case 't':
+    case 'w':
+      break;
+    default:
+      return OutputKind::none;
+  }
+  std::array<char, kLongest> folded{};
+  for (size_t i = 0; i < name.size(); ++i) folded[i] = name[i] == '-' ? '_' : lower(name[i]);
+  const std::string_view key(folded.data(), name.size());
+  const auto* found =
+      std::lower_bound(kOutputNames.begin(), kOutputNames.end(), key,
+                       [](const OutputName& entry, std::string_view k) { return entry.name < k; });
+  return found != kOutputNames.end() && found->name == key ? found->kind : OutputKind::none;
 }
 
 /// `outputs/run.json`, `model.pt`, not `json` or `true`.
@@ -89,10 +140,6 @@ class Finder {
  private:
   void visit(const slurm::Site& site, size_t index) {
     const auto& words = site.command->words;
-    if (words.empty() ||
-        std::find(kNotPrograms.begin(), kNotPrograms.end(), site.program) != kNotPrograms.end()) {
-      return;
-    }
     const size_t first = site.program == "srun" ? site.srun_operand : 1;
     for (size_t i = first; i < words.size(); ++i) {
       const auto& parts = words[i].parts;
@@ -104,8 +151,12 @@ class Finder {
       const std::string_view head = slurm::literal_prefix(words[i], storage_);
       const size_t eq = head.find('=');
       const std::string_view name = head.substr(2, eq == std::string_view::npos ? eq : eq - 2);
-      const bool directory = names_output_directory(name);
-      if (!directory && !names_output_file(name)) continue;
+      const OutputKind kind = output_kind(name);
+      if (kind == OutputKind::none) continue;
+      if (std::find(kNotPrograms.begin(), kNotPrograms.end(), site.program) != kNotPrograms.end()) {
+        return;
+      }
+      const bool directory = kind == OutputKind::directory;
       if (eq != std::string_view::npos) {
         const Span value_span{static_cast<uint32_t>(words[i].span.begin + eq + 1),
                               words[i].span.end};
@@ -155,9 +206,11 @@ class Finder {
 
 }  // namespace
 
-bool names_output_directory(std::string_view name) { return listed(kOutputDirectoryNames, name); }
+bool names_output_directory(std::string_view name) {
+  return output_kind(name) == OutputKind::directory;
+}
 
-bool names_output_file(std::string_view name) { return listed(kOutputFileNames, name); }
+bool names_output_file(std::string_view name) { return output_kind(name) == OutputKind::file; }
 
 bool is_code_root_path(std::string_view value) {
   if (value.empty() || value.front() == '/' || value.front() == '~' || value.front() == '-' ||
