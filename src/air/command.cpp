@@ -277,6 +277,7 @@ class CommandMapper final : public CommandEditor {
         first_launch_seen_ = true;
       if (is_distributed_launcher(site.launcher.kind) || site.program == "srun"sv)
         starts_work_on_nodes_ = true;
+      if (meets_in_a_rendezvous(site)) last_rendezvous_ = &site;
     }
     for (const Site& site : body_.sites) replace_first_host_idiom(site);
     for (const Site& site : body_.sites) {
@@ -1200,23 +1201,39 @@ class CommandMapper final : public CommandEditor {
   /// written; its options (the variable's, then the line's) are checked like
   /// options kept in a variable (S2A4020), and so are the ones a multi-node
   /// run cannot do without.
-  void report_launcher_in_variable(const Site& site) {
-    if (site.launcher.kind != Launcher::none) return;
+  /// `$LAUNCHER ...` where the script set LAUNCHER once, before this line,
+  /// to a torchrun call (`LAUNCHER="python -m torch.distributed.run ..."`):
+  /// the variable's name, its value and the call's options.
+  struct HeldLauncher {
+    const ast::WordPart* param = nullptr;
+    Span assignment;
+    std::vector<std::string> fields;
+  };
+  std::optional<HeldLauncher> launcher_in_variable(const Site& site) {
+    if (site.launcher.kind != Launcher::none) return std::nullopt;
     const auto& words = site.command->words;
     const size_t program = site.srun ? site.srun_operand : 0;
-    if (program >= words.size()) return;
+    if (program >= words.size()) return std::nullopt;
     const ast::WordPart* param = whole_word_expansion(words[program]);
-    if (param == nullptr) return;
+    if (param == nullptr) return std::nullopt;
     // Set once before this line, as a literal the batch shell expands once.
     const auto index = static_cast<size_t>(&site - body_.sites.data());
     const std::optional<ast::Word> value = batch_assignments_.sole(param->text, index);
-    if (!value) return;
-    const std::optional<std::vector<std::string>> fields =
-        torchrun_call_options(source(0, value->span));
-    if (!fields) return;
-    const Span assignment = value->span;
+    if (!value) return std::nullopt;
+    std::optional<std::vector<std::string>> fields = torchrun_call_options(source(0, value->span));
+    if (!fields) return std::nullopt;
+    return HeldLauncher{param, value->span, std::move(*fields)};
+  }
+
+  void report_launcher_in_variable(const Site& site) {
+    const std::optional<HeldLauncher> launcher = launcher_in_variable(site);
+    if (!launcher) return;
+    const auto& words = site.command->words;
+    const size_t program = site.srun ? site.srun_operand : 0;
+    const ast::WordPart* param = launcher->param;
+    const Span assignment = launcher->assignment;
     std::vector<HeldOption> held =
-        options_of_fields(*fields, param->text, assignment, Operands::end);
+        options_of_fields(launcher->fields, param->text, assignment, Operands::end);
     std::vector<std::string> line;
     for (size_t i = program + 1; i < words.size(); ++i) {
       line.emplace_back(unquoted(source(site.view, words[i].span)));
@@ -1611,6 +1628,23 @@ class CommandMapper final : public CommandEditor {
       });
     }
     return !is_distributed_launcher(site.launcher.kind);
+  }
+
+  /// A launch whose processes on every node meet before they start work:
+  /// torchrun (also the one an srun step of one task per GPU becomes, and
+  /// one kept in a variable), accelerate, deepspeed. Not `srun ray start` or an MPI launcher, which
+  /// AI Runtime does not run across nodes.
+  bool meets_in_a_rendezvous(const Site& site) {
+    switch (site.launcher.kind) {
+      case Launcher::torchrun:
+      case Launcher::torch_distributed_launch:
+      case Launcher::accelerate:
+      case Launcher::deepspeed:
+        return true;
+      default:
+        return (site.program == "srun"sv && site.srun && starts_tasks_per_gpu(site)) ||
+               launcher_in_variable(site).has_value();
+    }
   }
 
   static bool is_distributed_launcher(Launcher kind) {
@@ -3482,7 +3516,7 @@ class CommandMapper final : public CommandEditor {
       report(Code::run_once_guarded, site.view, site.command->span,
              "`" + site.program +
                  "` ran once, on the first node, under Slurm; it now runs on node 0 only" +
-                 (starts_work_on_nodes_
+                 (last_rendezvous_ != nullptr && &site < last_rendezvous_
                       ? ", and the other nodes wait for node 0 in the launcher's rendezvous"
                       : ""),
              "if the other nodes need its output on their own disks, remove the guard");
@@ -3659,6 +3693,7 @@ class CommandMapper final : public CommandEditor {
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   bool first_launch_seen_ = false;
   bool starts_work_on_nodes_ = false;  // an srun step or a distributed launcher
+  const Site* last_rendezvous_ = nullptr;  // the last launch whose nodes wait for each other
   size_t guarded_to_node_zero_ = 0;    // run-once commands kept on node 0 (S2A4018)
   size_t kept_per_node_ = 0;           // run-once copies now made on each node (S2A4038)
   size_t runs_on_every_node_ = 0;      // commands that ran once and now run on every node

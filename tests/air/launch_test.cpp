@@ -1344,6 +1344,24 @@ TEST(LaunchDiagnostics, NodesNothingStartsWorkOnAreReported) {
   }
 }
 
+// The other nodes wait for node 0 only in a rendezvous that comes after the
+// guarded command: not behind `srun ray start`, nor after the launch.
+TEST(LaunchDiagnostics, TheRendezvousWaitIsNamedOnlyWhereALaunchFollows) {
+  const std::string waits = ", and the other nodes wait for node 0 in the launcher's rendezvous";
+  const auto message = [&](const std::string& body) {
+    const std::string text = message_of(run(script(k2x8Tasks, body)), Code::run_once_guarded);
+    EXPECT_NE(text, "") << body;
+    return text;
+  };
+  EXPECT_NE(message("python prep.py\nsrun python train.py\n").find(waits), std::string::npos);
+  EXPECT_NE(message("python prep.py\ntorchrun --nproc_per_node=8 train.py\n").find(waits),
+            std::string::npos);
+  EXPECT_EQ(
+      message("srun -n2 --ntasks-per-node=1 ray start --block &\npython driver.py\n").find(waits),
+      std::string::npos);
+  EXPECT_EQ(message("srun python train.py\npython report.py\n").find(waits), std::string::npos);
+}
+
 TEST(LaunchDiagnostics, SetupScriptsOfTheClustersSoftwareUnderOptAreReported) {
   const Translation t = run(script(k2x8,
                                    "source /opt/intel/oneapi/setvars.sh\n"
