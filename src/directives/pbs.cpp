@@ -6,6 +6,7 @@
 // sbatch spec it maps to, so last-one-wins and the value grammars apply.
 #include "directives/pbs.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "directives/text_util.hpp"
@@ -148,6 +149,7 @@ class Translator {
       case 'q':
         return add("partition", o, v);
       case 'W':
+        report_lsf_hours(o, v);
         return add("time", o, v);
       case 'x':
         return add("exclusive", o, std::nullopt);
@@ -164,6 +166,37 @@ class Translator {
         break;
     }
     out_.unused.push_back("-" + o.name);
+  }
+
+  /// LSF's `-W H:M` is hours and minutes; sbatch passes the text on as
+  /// --time, and Slurm reads one colon as minutes and seconds. The limit
+  /// follows Slurm, so a 2-hour job now stops after 2 minutes: said loudly.
+  void report_lsf_hours(const ForeignOption& o, std::string_view value) {
+    const size_t colon = value.find(':');
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 == value.size() ||
+        value.size() > 12 || value.find(':', colon + 1) != std::string_view::npos) {
+      return;
+    }
+    const std::string_view hours = value.substr(0, colon);
+    const std::string_view minutes = value.substr(colon + 1);
+    const auto digits = [](std::string_view t) {
+      return std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (!digits(hours) || !digits(minutes)) return;
+    // The same two numbers: LSF's hours and minutes, Slurm's minutes and seconds.
+    const uint64_t lsf = to_count(std::string(hours)) * 60 + to_count(std::string(minutes));
+    const uint64_t slurm = (lsf + 59) / 60;  // Slurm rounds seconds up to a minute
+    const std::string written(value);
+    out_.diagnostics.push_back(
+        {Code::lsf_wall_time_in_hours, o.span,
+         "LSF reads `-W " + written + "` as hours:minutes (" + std::to_string(lsf) +
+             " minutes), but sbatch passes it on as --time=" + written +
+             ", which Slurm reads as minutes:seconds: the limit, and timeout_minutes, is " +
+             std::to_string(slurm) + " minute(s)",
+         "write the limit LSF meant as `#SBATCH --time=" + std::string(hours) + ":" +
+             std::string(minutes) +
+             ":00` and remove the `#BSUB -W` line (#BSUB lines override "
+             "#SBATCH ones)"});
   }
 
   /// -m: a = abort (FAIL), b = begin, e = end, n = none; letters combine.

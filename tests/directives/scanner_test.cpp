@@ -630,6 +630,24 @@ TEST(Pbs, BsubWinsOverPbs) {
   EXPECT_NE(result.diagnostics[0].message.find("#BSUB"), std::string::npos);
 }
 
+// LSF's `-W H:M` is hours:minutes; sbatch passes it on as --time, which
+// Slurm reads as minutes:seconds (the live oracle's bsub-BSUB_W_1_30 case:
+// TimeLimit 00:02:00). The value stays Slurm's; both readings are said.
+TEST(Pbs, BsubWallTimeInHoursIsReported) {
+  const ScanResult result = scan(script("#BSUB -W 1:30\n"));
+  ASSERT_EQ(count_code(result.diagnostics, Code::lsf_wall_time_in_hours), 1u);
+  EXPECT_EQ(final_value(result, "time"), "1:30");
+  for (const Diagnostic& d : result.diagnostics) {
+    if (d.code != Code::lsf_wall_time_in_hours) continue;
+    EXPECT_NE(d.message.find("(90 minutes)"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("timeout_minutes, is 2 minute(s)"), std::string::npos) << d.message;
+    EXPECT_NE(d.hint.find("--time=1:30:00"), std::string::npos) << d.hint;
+  }
+  for (const char* same : {"#BSUB -W 90\n", "#BSUB -W $T\n", "#BSUB -W 1:\n"}) {
+    EXPECT_EQ(count_code(scan(script(same)).diagnostics, Code::lsf_wall_time_in_hours), 0u) << same;
+  }
+}
+
 TEST(Pbs, IgnorePbsSilencesThem) {
   const ScanResult result = scan(script("#SBATCH --ignore-pbs\n#PBS -N x\n"));
   EXPECT_EQ(count_code(result.diagnostics, Code::pbs_directive), 0u);
