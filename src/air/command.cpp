@@ -295,6 +295,7 @@ class CommandMapper final : public CommandEditor {
     for (auto site = body_.sites.rbegin(); site != body_.sites.rend(); ++site) {
       unwrap_nested_script(*site);
     }
+    setup_.redact_tokens_in_comments();
     report_cluster_paths();
     report_outputs_under_code_root();
     report_private_addresses();

@@ -1312,12 +1312,86 @@ bool has_pattern_characters(std::string_view value) {
 
 /// A credential inside a non-option word: https://user:PASSWORD@host/...,
 /// ...?token=VALUE&..., or a word shaped like a token.
+void SetupMapper::redact_tokens_in_comments() {
+  const slurm::TextView& script = body_.views[0];
+  const std::string_view text = script.text;
+  const auto is_token_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
+  };
+  for (size_t at = text.find('#', script.window.begin); at < script.window.end;
+       at = text.find('#', at + 1)) {
+    // A comment starts a word; `$#` and `${#a[@]}` do not.
+    if (at > 0 && text[at - 1] != ' ' && text[at - 1] != '\t' && text[at - 1] != '\n') continue;
+    const size_t line_end = std::min(text.find('\n', at), static_cast<size_t>(script.window.end));
+    for (size_t from = at + 1; from < line_end;) {
+      size_t to = from;
+      while (to < line_end && is_token_char(text[to])) ++to;
+      std::string_view word = text.substr(from, to - from);
+      // `# export WANDB_API_KEY=d8216641...`: the value of a secret name.
+      if (to + 1 < line_end && text[to] == '=' && is_secret_name(word)) {
+        const std::string_view name = word;
+        from = to + 1;
+        to = from;
+        while (to < line_end && is_token_char(text[to])) ++to;
+        word = text.substr(from, to - from);
+        // Comments also hold examples and tokenizer settings: only a long
+        // value of letters and digits is taken for the key itself.
+        const bool has_digit = std::any_of(word.begin(), word.end(), ::isdigit);
+        const bool has_letter = std::any_of(word.begin(), word.end(), ::isalpha);
+        const bool key_like = word.size() >= 20 && has_digit && has_letter;
+        if (!looks_like_token(word) && !(key_like && could_be_credential(name, word))) word = {};
+      } else if (!looks_like_token(word)) {
+        word = {};
+      }
+      const Span token{static_cast<uint32_t>(from), static_cast<uint32_t>(to)};
+      if (!word.empty() && std::find(result_.redactions.begin(), result_.redactions.end(), token) ==
+                               result_.redactions.end()) {
+        result_.redactions.push_back(token);
+        editor_.report(Code::secret_in_comment, 0, token,
+                       "a comment the command keeps holds what looks like a credential; it is "
+                       "masked in the translation, but it was exposed in the script",
+                       "rotate it and remove it from the script");
+      }
+      from = std::max(to, from + 1);
+    }
+    at = line_end;
+  }
+}
+
+/// `mpirun -x WANDB_API_KEY=...`, `env HF_TOKEN=... python`, `docker run -e
+/// KEY=...`: a NAME=VALUE argument that another program exports. (The
+/// script's own exports are moved to secrets with the environment.)
+void SetupMapper::hide_assigned_secret(const Site& site, const ast::Word& word,
+                                       std::string_view arg) {
+  const size_t eq = arg.find('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == arg.size()) return;
+  const std::string_view name = arg.substr(0, eq);
+  const std::string_view value = arg.substr(eq + 1);
+  if (value.front() == '$' || !is_variable_name(name) || !is_secret_name(name) ||
+      !could_be_credential(name, value)) {
+    return;
+  }
+  // A singularity/apptainer `--env A=..,B=..` list is read item by item where
+  // the call is unwrapped (add_env_option_items).
+  const auto& words = site.command->words;
+  if (std::any_of(words.data(), &word, [](const ast::Word& w) {
+        const std::string program = slurm::program_name(w);
+        return program == "singularity" || program == "apptainer";
+      })) {
+    return;
+  }
+  replace_word_with_secret(site, word, arg, eq + 1, arg.size(), std::string(name));
+}
+
 void SetupMapper::hide_secret_in_value(const Site& site, const ast::Word& word,
                                        std::string_view arg) {
   const size_t scheme = arg.find("://");
   if (scheme == std::string_view::npos) {
-    if (looks_like_token(arg))
+    if (looks_like_token(arg)) {
       replace_word_with_secret(site, word, arg, 0, arg.size(), "API_TOKEN");
+    } else if (!slurm::is_declaration_builtin(site.program)) {
+      hide_assigned_secret(site, word, arg);
+    }
     return;
   }
   const size_t host_start = scheme + 3;

@@ -106,6 +106,9 @@ class SetupMapper {
   /// Pass 2: credentials written on a command line (`--token X`, URLs with
   /// a password, `wandb login KEY`, `echo X | docker login --password-stdin`).
   void hide_inline_secrets(const slurm::Site& site);
+  /// Tokens in the comments the command keeps (`# export HF_TOKEN=hf_...`):
+  /// masked wherever the translation prints them, and reported.
+  void redact_tokens_in_comments();
   /// Pass 1: `eval $(spack load --sh X)` (or `module`, `conda`): the shell
   /// code a setup tool prints, evaluated; removed and reported as the tool's
   /// own command would be.
@@ -166,6 +169,7 @@ class SetupMapper {
   [[nodiscard]] std::string secret_reference(const std::string& name) const;
   size_t hide_option_secret(const slurm::Site& site, size_t i, std::string_view arg);
   void hide_secret_in_value(const slurm::Site& site, const ast::Word& word, std::string_view arg);
+  void hide_assigned_secret(const slurm::Site& site, const ast::Word& word, std::string_view arg);
   void replace_word_with_secret(const slurm::Site& site, const ast::Word& word,
                                 std::string_view literal, size_t begin, size_t end,
                                 const std::string& name);

@@ -43,7 +43,8 @@ std::vector<SecretScript> secret_scripts() {
        {"AKIALEAKLEAKLEAK0001", "LeakLeakLeakLeak/Secret+Key"}},
       {"password", head + "export DB_PASSWORD='p@ss LEAK word'\npython t.py\n", {"p@ss LEAK word"}},
       // Not UTF-8 (Latin-1 "ä"): masked before the invalid byte becomes U+FFFD.
-      {"password-latin1", head + "export DB_PASSWORD='p\xe4ss LEAK wort'\npython t.py\n",
+      {"password-latin1",
+       head + "export DB_PASSWORD='p\xe4ss LEAK wort'\npython t.py\n",
        {"ss LEAK wort"}},
       {"inline-prefix",
        head + "GITHUB_TOKEN=ghp_LEAKLEAKLEAKLEAKLEAK0000 python t.py\n",
@@ -57,6 +58,19 @@ std::vector<SecretScript> secret_scripts() {
       {"flag",
        head + "srun python t.py --hf_token=hf_FlagLEAK0000000000000000 --lr 1e-4\n",
        {"hf_FlagLEAK0000000000000000"}},
+      // Comments the command keeps: masked, not turned into secrets.
+      {"comment",
+       head + "module load cuda\n# export HF_TOKEN=hf_CommentLEAK0000000000000\n"
+              "# export WANDB_API_KEY=5c0mment1eak0f4key00000000000000000000ab\n"
+              "python t.py  # my key: sk-CommentLEAKsk00000000000\n",
+       {"hf_CommentLEAK0000000000000", "5c0mment1eak0f4key00000000000000000000ab",
+        "sk-CommentLEAKsk00000000000"}},
+      // NAME=VALUE handed to another program: mpirun -x, env, docker -e.
+      {"exported-by-a-program",
+       head + "mpirun -np 8 -x WANDB_API_KEY=LeakMpiLeakMpiLeak0001 -x NCCL_DEBUG=INFO python "
+              "t.py\nenv HF_TOKEN=EnvLeakEnvLeak0002 python t.py\n"
+              "docker run -e DB_PASSWORD=DockerLeak0003 img\n",
+       {"LeakMpiLeakMpiLeak0001", "EnvLeakEnvLeak0002", "DockerLeak0003"}},
       {"url-password",
        head + "pip install git+https://me:LEAKurlPASS0000@git.example.com/x.git\npython t.py\n",
        {"LEAKurlPASS0000"}},
@@ -129,7 +143,8 @@ TEST(NoSecretLeak, SecretBearingScriptsThroughEveryOutput) {
       expect_no_leak(s.name, t, s.secrets);
       const bool reported =
           std::any_of(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) {
-            return d.code == Code::secret_in_script && d.severity() == Severity::error;
+            return (d.code == Code::secret_in_script || d.code == Code::secret_in_comment) &&
+                   d.severity() == Severity::error;
           });
       EXPECT_TRUE(reported) << s.name;
     }
