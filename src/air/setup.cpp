@@ -1312,47 +1312,65 @@ bool has_pattern_characters(std::string_view value) {
 
 /// A credential inside a non-option word: https://user:PASSWORD@host/...,
 /// ...?token=VALUE&..., or a word shaped like a token.
+namespace {
+
+constexpr std::array<bool, 256> kTokenChars = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    table[static_cast<size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                    (c >= '0' && c <= '9') || c == '_' || c == '-';
+  }
+  return table;
+}();
+
+bool is_token_char(char c) { return kTokenChars[static_cast<unsigned char>(c)]; }
+
+/// A run of token characters in a comment that is a credential: token-shaped
+/// (`hf_...`, `sk-...`), or the value of a secret name (`WANDB_API_KEY=d821...`)
+/// long enough and mixed enough to be the key itself, not an example or a
+/// tokenizer setting. `line_start` bounds the look back for the name.
+bool is_comment_credential(std::string_view text, size_t line_start, size_t from, size_t to) {
+  const std::string_view word = text.substr(from, to - from);
+  if (looks_like_token(word)) return true;
+  if (word.size() < 20 || from < line_start + 2 || text[from - 1] != '=') return false;
+  size_t name_begin = from - 1;
+  while (name_begin > line_start && is_token_char(text[name_begin - 1])) --name_begin;
+  const std::string_view name = text.substr(name_begin, from - 1 - name_begin);
+  const bool has_digit =
+      std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const bool has_letter = std::any_of(word.begin(), word.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  });
+  return has_digit && has_letter && is_secret_name(name) && could_be_credential(name, word);
+}
+
+}  // namespace
+
 void SetupMapper::redact_tokens_in_comments() {
   const slurm::TextView& script = body_.views[0];
   const std::string_view text = script.text;
-  const auto is_token_char = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
-  };
   for (size_t at = text.find('#', script.window.begin); at < script.window.end;
        at = text.find('#', at + 1)) {
     // A comment starts a word; `$#` and `${#a[@]}` do not.
     if (at > 0 && text[at - 1] != ' ' && text[at - 1] != '\t' && text[at - 1] != '\n') continue;
     const size_t line_end = std::min(text.find('\n', at), static_cast<size_t>(script.window.end));
+    // Every credential is a run of 19 or more token characters: most
+    // comments have none, and are passed over a byte at a time.
     for (size_t from = at + 1; from < line_end;) {
+      while (from < line_end && !is_token_char(text[from])) ++from;
       size_t to = from;
       while (to < line_end && is_token_char(text[to])) ++to;
-      std::string_view word = text.substr(from, to - from);
-      // `# export WANDB_API_KEY=d8216641...`: the value of a secret name.
-      if (to + 1 < line_end && text[to] == '=' && is_secret_name(word)) {
-        const std::string_view name = word;
-        from = to + 1;
-        to = from;
-        while (to < line_end && is_token_char(text[to])) ++to;
-        word = text.substr(from, to - from);
-        // Comments also hold examples and tokenizer settings: only a long
-        // value of letters and digits is taken for the key itself.
-        const bool has_digit = std::any_of(word.begin(), word.end(), ::isdigit);
-        const bool has_letter = std::any_of(word.begin(), word.end(), ::isalpha);
-        const bool key_like = word.size() >= 20 && has_digit && has_letter;
-        if (!looks_like_token(word) && !(key_like && could_be_credential(name, word))) word = {};
-      } else if (!looks_like_token(word)) {
-        word = {};
-      }
       const Span token{static_cast<uint32_t>(from), static_cast<uint32_t>(to)};
-      if (!word.empty() && std::find(result_.redactions.begin(), result_.redactions.end(), token) ==
-                               result_.redactions.end()) {
+      if (to - from >= 19 && is_comment_credential(text, at + 1, from, to) &&
+          std::find(result_.redactions.begin(), result_.redactions.end(), token) ==
+              result_.redactions.end()) {
         result_.redactions.push_back(token);
         editor_.report(Code::secret_in_comment, 0, token,
                        "a comment the command keeps holds what looks like a credential; it is "
                        "masked in the translation, but it was exposed in the script",
                        "rotate it and remove it from the script");
       }
-      from = std::max(to, from + 1);
+      from = to;
     }
     at = line_end;
   }
