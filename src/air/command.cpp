@@ -236,6 +236,10 @@ struct OptionVariable {
   std::vector<std::string> fields;  // the words it splits into, quotes removed
 };
 
+/// What a program given `--launcher slurm` (mmcv, mmengine, BasicSR) reads.
+constexpr std::string_view kSlurmTaskVariables =
+    "Slurm's task variables (SLURM_PROCID, SLURM_NTASKS, and SLURM_NODELIST through scontrol)";
+
 /// How step_mpi() names a Python step whose ranks are Horovod's.
 constexpr std::string_view kUsesHorovod = "the script uses Horovod";
 
@@ -1197,11 +1201,6 @@ class CommandMapper final : public CommandEditor {
                        [&](const HeldOption& o) { return o.name == name; });
   }
 
-  /// `$LAUNCHER train.py`, `srun $LAUNCHER train.py` with LAUNCHER set to a
-  /// torchrun call: the launcher is not on the line and is passed on as
-  /// written; its options (the variable's, then the line's) are checked like
-  /// options kept in a variable (S2A4020), and so are the ones a multi-node
-  /// run cannot do without.
   /// `$LAUNCHER ...` where the script set LAUNCHER once, before this line,
   /// to a torchrun call (`LAUNCHER="python -m torch.distributed.run ..."`):
   /// the variable's name, its value and the call's options.
@@ -1226,6 +1225,11 @@ class CommandMapper final : public CommandEditor {
     return HeldLauncher{param, value->span, std::move(*fields)};
   }
 
+  /// `$LAUNCHER train.py`, `srun $LAUNCHER train.py` with LAUNCHER set to a
+  /// torchrun call: the launcher is not on the line and is passed on as
+  /// written; its options (the variable's, then the line's) are checked like
+  /// options kept in a variable (S2A4020), and so are the ones a multi-node
+  /// run cannot do without.
   void report_launcher_in_variable(const Site& site) {
     const std::optional<HeldLauncher> launcher = launcher_in_variable(site);
     if (!launcher) return;
@@ -1633,8 +1637,8 @@ class CommandMapper final : public CommandEditor {
 
   /// A launch whose processes on every node meet before they start work:
   /// torchrun (also the one an srun step of one task per GPU becomes, and
-  /// one kept in a variable), accelerate, deepspeed. Not `srun ray start` or an MPI launcher, which
-  /// AI Runtime does not run across nodes.
+  /// one kept in a variable), accelerate, deepspeed. Not `srun ray start`,
+  /// nor an MPI launcher, which AI Runtime does not run across nodes.
   bool meets_in_a_rendezvous(const Site& site) {
     switch (site.launcher.kind) {
       case Launcher::torchrun:
@@ -1865,10 +1869,10 @@ class CommandMapper final : public CommandEditor {
     edit(site.view, choice->word, std::string(choice->replacement),
          "torch.distributed from torchrun's variables instead of Slurm's");
     report(Code::slurm_launcher_to_pytorch, site.view, choice->word,
-           "`--launcher slurm` made the program start torch.distributed from Slurm's task "
-           "variables (SLURM_PROCID, SLURM_NTASKS, and SLURM_NODELIST through scontrol), which "
-           "AI Runtime does not set; it now passes `--launcher pytorch`, which reads the RANK, "
-           "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT set by " +
+           "`--launcher slurm` made the program start torch.distributed from " +
+               std::string(kSlurmTaskVariables) +
+               ", which AI Runtime does not set; it now passes `--launcher pytorch`, which reads "
+               "the RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT set by " +
                setter,
            "`pytorch` is what OpenMMLab's tools (mmcv, mmengine) and BasicSR call it; a "
            "program that names it otherwise needs the choice that reads torchrun's variables");
@@ -1876,9 +1880,10 @@ class CommandMapper final : public CommandEditor {
 
   void report_slurm_launcher_kept(const Site& site, Span word) {
     report(Code::slurm_launcher_kept, site.view, word,
-           "`--launcher slurm` makes the program start torch.distributed from Slurm's task "
-           "variables (SLURM_PROCID, SLURM_NTASKS, and SLURM_NODELIST through scontrol), which "
-           "AI Runtime does not set: it stops as it starts",
+           "`--launcher slurm` makes the program start torch.distributed from " +
+               std::string(kSlurmTaskVariables) +
+               ", which AI Runtime does not set: it stops as it "
+               "starts",
            "start the program with torchrun (one process per GPU) and pass --launcher pytorch");
   }
 
