@@ -1868,12 +1868,20 @@ class CommandMapper final : public CommandEditor {
     }
     edit(site.view, choice->word, std::string(choice->replacement),
          "torch.distributed from torchrun's variables instead of Slurm's");
+    std::string port_removed;
+    if (const auto port =
+            slurm_launcher_port_setting(site.command->words, site.launcher.first_argument)) {
+      port_removed = "; `" + std::string(source(site.view, *port)) +
+                     "`, which only the slurm choice reads (init_process_group refuses a port), "
+                     "is removed";
+      edit(site.view, *port, "", "the port torchrun's MASTER_PORT replaces");
+    }
     report(Code::slurm_launcher_to_pytorch, site.view, choice->word,
            "`--launcher slurm` made the program start torch.distributed from " +
                std::string(kSlurmTaskVariables) +
                ", which AI Runtime does not set; it now passes `--launcher pytorch`, which reads "
                "the RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT set by " +
-               setter,
+               setter + port_removed,
            "`pytorch` is what OpenMMLab's tools (mmcv, mmengine) and BasicSR call it; a "
            "program that names it otherwise needs the choice that reads torchrun's variables");
   }

@@ -385,6 +385,25 @@ std::optional<LauncherChoice> slurm_launcher_choice(const std::vector<ast::Word>
   return std::nullopt;
 }
 
+std::optional<Span> slurm_launcher_port_setting(const std::vector<ast::Word>& words, size_t from) {
+  const auto first_text = [&](size_t i) -> std::string_view {
+    const auto& parts = words[i].parts;
+    if (parts.empty() || parts.front().kind != ast::PartKind::literal) return {};
+    return parts.front().text;
+  };
+  for (size_t i = from; i < words.size(); ++i) {
+    const std::string_view text = first_text(i);
+    if (!text.starts_with("dist_params.port=") && !text.starts_with("env_cfg.dist_cfg.port=")) {
+      continue;
+    }
+    const bool sole_value =
+        i > from && (first_text(i - 1) == "--cfg-options" || first_text(i - 1) == "--options") &&
+        (i + 1 == words.size() || first_text(i + 1).starts_with('-'));
+    return Span{sole_value ? words[i - 1].span.begin : words[i].span.begin, words[i].span.end};
+  }
+  return std::nullopt;
+}
+
 std::string one_node_torchrun(std::string_view procs) {
   return "torchrun --standalone --nnodes=1 --nproc_per_node=" + std::string(procs) +
          " --no_python ";

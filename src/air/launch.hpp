@@ -152,6 +152,15 @@ struct LauncherChoice {
 [[nodiscard]] std::optional<LauncherChoice> slurm_launcher_choice(
     const std::vector<ast::Word>& words, size_t from);
 
+/// `--cfg-options dist_params.port=29500` (mmcv's config; mmengine's
+/// `env_cfg.dist_cfg.port=`): a port only the `slurm` choice reads. The
+/// `pytorch` choice passes the config's dist settings to
+/// init_process_group(), which refuses `port`, so it must go: the span to
+/// remove, with the `--cfg-options`/`--options` before it when it is that
+/// option's only value.
+[[nodiscard]] std::optional<Span> slurm_launcher_port_setting(const std::vector<ast::Word>& words,
+                                                              size_t from);
+
 /// Quotes text for the shell in single quotes.
 [[nodiscard]] std::string single_quote(std::string_view text);
 

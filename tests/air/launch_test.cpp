@@ -1664,6 +1664,26 @@ TEST(SlurmLauncherChoice, AProgramStartedAloneGetsAOneProcessTorchrun) {
             std::string::npos);
 }
 
+// mmcv passes the config's dist_params to init_dist(); only the slurm
+// choice takes a port, init_process_group() refuses one: it goes, with
+// --cfg-options when it was that option's only value.
+TEST(SlurmLauncherChoice, ThePortOnlyTheSlurmChoiceReadsIsRemoved) {
+  const std::string directives = "#SBATCH --ntasks=1 --gpus-per-node=h100:1\n";
+  const std::string one = "torchrun --standalone --nnodes=1 --nproc_per_node=1 --no_python ";
+  EXPECT_EQ(body_of(run(script(directives,
+                               "python train.py c.py --launcher=slurm --options a=1 "
+                               "dist_params.port=$PORT b=2\n"))),
+            one + "python train.py c.py --launcher=pytorch --options a=1  b=2\n");
+  const Translation t = run(script(directives,
+                                   "python train.py c.py --launcher slurm --cfg-options "
+                                   "env_cfg.dist_cfg.port=29500 --seed 1\n"));
+  EXPECT_EQ(body_of(t), one + "python train.py c.py --launcher pytorch  --seed 1\n");
+  EXPECT_NE(message_of(t, Code::slurm_launcher_to_pytorch)
+                .find("`--cfg-options env_cfg.dist_cfg.port=29500`, which only the slurm choice "
+                      "reads"),
+            std::string::npos);
+}
+
 // One task on each of two nodes was a group of two: torchrun starts one
 // process per node across the nodes; a step pinned to one node gets its own.
 TEST(SlurmLauncherChoice, OneTaskPerNodeBecomesOneProcessPerNodeAcrossTheNodes) {
