@@ -577,7 +577,8 @@ ast::Command Parser::parse_for(ast::CommandKind kind) {
     // bash checks the name when the loop runs, not when it parses it.
     const char* name_start = p_;
     if (!at_word_start()) fail_unexpected();
-    parse_word();
+    ast::Word name;  // kept as written
+    parse_word(name);
     command.name.assign(name_start, p_);
     skip_linebreaks();
     if (at_reserved(ReservedWord::in_)) {
@@ -585,7 +586,7 @@ ast::Command Parser::parse_for(ast::CommandKind kind) {
       for (;;) {
         skip_blanks_and_comment();
         if (!at_word_start()) break;
-        command.words.push_back(parse_word());
+        parse_word(command.words.emplace_back());
       }
       if (at_control(ControlOp::semi)) {
         ++p_;
@@ -629,7 +630,7 @@ ast::Command Parser::parse_case() {
   consume_reserved(ReservedWord::case_);
   skip_blanks();
   if (!at_word_start()) fail_unexpected();
-  command.words.push_back(parse_word());
+  parse_word(command.words.emplace_back());
   skip_linebreaks();
   if (!at_reserved(ReservedWord::in_)) {
     if (at_end()) {
@@ -655,7 +656,7 @@ ast::Command Parser::parse_case() {
     for (;;) {
       skip_blanks();
       if (!at_word_start()) fail_unexpected();
-      item.patterns.push_back(parse_word());
+      parse_word(item.patterns.emplace_back());
       skip_blanks();
       ControlOp op{};
       if (!peek_control(op)) fail_unexpected();
@@ -738,7 +739,7 @@ ast::Command Parser::parse_cond_command() {
       break;
     }
     if (at_word_start()) {
-      command.words.push_back(parse_word());
+      parse_word(command.words.emplace_back());
       continue;
     }
     // An operator character inside [[ ]] (&&, ||, (, ), <, >) is an operand here.
@@ -767,7 +768,8 @@ ast::Command Parser::parse_function_keyword() {
   skip_blanks();
   if (!at_word_start()) fail_unexpected();
   const char* name_start = p_;
-  parse_word();
+  ast::Word name;  // kept as written
+  parse_word(name);
   command.name.assign(name_start, p_);
   skip_blanks();
   if (at_control(ControlOp::lparen)) {
@@ -885,7 +887,8 @@ void Parser::parse_simple_command(ast::Command& command) {
         parse_array_elements(word.array_elements);
         // The word goes on after the `)`: `let m=(t/60)%60`.
         if (at_word_start()) {
-          ast::Word rest = parse_word();
+          ast::Word rest;
+          parse_word(rest);
           for (ast::WordPart& part : rest.parts) word.parts.push_back(std::move(part));
         }
         word.span = span(word_start, p_);
@@ -893,7 +896,7 @@ void Parser::parse_simple_command(ast::Command& command) {
       } else {
         // Most commands have a handful of words; growing 1, 2, 4, 8 moved them.
         if (command.words.empty()) command.words.reserve(8);
-        command.words.push_back(parse_word());
+        parse_word(command.words.emplace_back());
       }
     } else if (at_control(ControlOp::lparen) && command.words.size() == 1 &&
                command.assignments.empty() && command.redirects.empty()) {
@@ -931,7 +934,7 @@ ast::Assignment Parser::parse_assignment(const char* value_start, std::string_vi
     parse_array_elements(assignment.elements);
     assignment.value.span = span(value_start, value_start);
   } else {
-    assignment.value = parse_word();
+    parse_word(assignment.value);
   }
   assignment.span = span(start, p_);
   return assignment;
@@ -952,7 +955,7 @@ void Parser::parse_array_elements(std::vector<ast::Word>& elements) {
       return;
     }
     if (!at_word_start()) fail_unexpected();
-    elements.push_back(parse_word());
+    parse_word(elements.emplace_back());
   }
 }
 
@@ -968,7 +971,7 @@ ast::Redirect Parser::parse_redirect() {
   redirect.op = op;
   skip_blanks();
   if (!at_word_start()) fail_unexpected();
-  redirect.target = parse_word();
+  parse_word(redirect.target);
   redirect.span = span(start, p_);
   if (op == "<<" || op == "<<-") {
     PendingHeredoc pending;
@@ -997,16 +1000,17 @@ ast::Redirect Parser::parse_redirect() {
 // ---------------------------------------------------------------------------
 // words
 
-ast::Word Parser::parse_word() {
-  ast::Word word;
+// Builds into `word`, a default-constructed word already in its final place
+// (as the parts below): moving a finished word or part into its vector, and
+// destroying the moved-from one, cost more than building most of them.
+void Parser::parse_word(ast::Word& word) {
   const char* start = p_;
   if (at_word_start() && (*p_ == '<' || *p_ == '>')) {  // <(...) >(...)
-    word.parts.push_back(parse_substitution(ast::PartKind::process_subst, 2));
+    parse_substitution(word.parts.emplace_back(), ast::PartKind::process_subst, 2);
   }
   parse_parts(Context::unquoted, word.parts);
   word.span = span(start, p_);
   drop_trailing_continuations(word);
-  return word;
 }
 
 /// `--launcher="slurm"\<newline>` ends the word at the newline's far side,
@@ -1064,17 +1068,17 @@ void Parser::parse_parts(Context context, std::vector<ast::WordPart>& parts) {
         parse_dollar(context, parts);
         continue;
       case '`':
-        parts.push_back(parse_backtick());
+        parse_backtick(parts.emplace_back());
         continue;
       case '\'':
         if (context == Context::unquoted || context == Context::brace_word) {
-          parts.push_back(parse_single_quoted());
+          parse_single_quoted(parts.emplace_back());
           continue;
         }
         break;
       case '"':
         if (context == Context::unquoted || context == Context::brace_word) {
-          parts.push_back(parse_double_quoted(p_));
+          parse_double_quoted(parts.emplace_back(), p_);
           continue;
         }
         if (context == Context::dquoted) return;
@@ -1141,11 +1145,11 @@ void Parser::parse_dollar(Context context, std::vector<ast::WordPart>& parts) {
           return;
         }
       }
-      parts.push_back(parse_substitution(ast::PartKind::command_subst, 2));
+      parse_substitution(parts.emplace_back(), ast::PartKind::command_subst, 2);
       return;
     }
     if (c == '{') {
-      parts.push_back(parse_braced_param());
+      parse_braced_param(parts.emplace_back());
       return;
     }
     // `$[ expr ]`: arithmetic in the spelling older than `$(( ))`, which
@@ -1160,7 +1164,7 @@ void Parser::parse_dollar(Context context, std::vector<ast::WordPart>& parts) {
       return;
     }
     if (c == '\'' && (context == Context::unquoted || context == Context::brace_word)) {
-      ast::WordPart part;
+      ast::WordPart& part = parts.emplace_back();
       part.kind = ast::PartKind::ansi_c_quoted;
       if (!grammar::match_ansi_c_quoted(p_, end_, part.text)) {
         fail(Code::unterminated_quote, start, start + 2, "unterminated $'...' quote starting here",
@@ -1168,11 +1172,10 @@ void Parser::parse_dollar(Context context, std::vector<ast::WordPart>& parts) {
       }
       part.span = span(start, p_);
       part.inner = span(start + 2, p_ - 1);
-      parts.push_back(std::move(part));
       return;
     }
     if (c == '"' && (context == Context::unquoted || context == Context::brace_word)) {
-      parts.push_back(parse_double_quoted(start));  // $"..." (locale translation)
+      parse_double_quoted(parts.emplace_back(), start);  // $"..." (locale translation)
       return;
     }
     const char* it = next;
@@ -1202,8 +1205,7 @@ void Parser::add_arith(std::vector<ast::WordPart>& parts, const char* start, con
   part.span = span(start, p_);
 }
 
-ast::WordPart Parser::parse_single_quoted() {
-  ast::WordPart part;
+void Parser::parse_single_quoted(ast::WordPart& part) {
   part.kind = ast::PartKind::single_quoted;
   const char* start = p_;
   if (!grammar::match_single_quoted(p_, end_)) {
@@ -1213,13 +1215,11 @@ ast::WordPart Parser::parse_single_quoted() {
   part.span = span(start, p_);
   part.inner = span(start + 1, p_ - 1);
   part.text.assign(start + 1, p_ - 1);
-  return part;
 }
 
 // "..." (start at the quote) or $"..." (start at the `$`).
-ast::WordPart Parser::parse_double_quoted(const char* start) {
+void Parser::parse_double_quoted(ast::WordPart& part, const char* start) {
   DepthGuard guard(*this, start);
-  ast::WordPart part;
   part.kind = ast::PartKind::double_quoted;
   const char* quote = *start == '$' ? start + 1 : start;
   p_ = quote + 1;
@@ -1231,15 +1231,13 @@ ast::WordPart Parser::parse_double_quoted(const char* start) {
   part.inner = span(quote + 1, p_);
   ++p_;
   part.span = span(start, p_);
-  return part;
 }
 
 // ${...}: text = the parameter name, op = the rest inside the braces, parts =
 // the word after the operator.
-ast::WordPart Parser::parse_braced_param() {
+void Parser::parse_braced_param(ast::WordPart& part) {
   const char* start = p_;
   DepthGuard guard(*this, start);
-  ast::WordPart part;
   part.kind = ast::PartKind::param;
   p_ += 2;
   const char* inner = p_;
@@ -1285,7 +1283,6 @@ ast::WordPart Parser::parse_braced_param() {
   part.inner = span(inner, p_);
   ++p_;
   part.span = span(start, p_);
-  return part;
 }
 
 /// `[...]` after a parameter's name, up to the `]` that matches: the
@@ -1313,10 +1310,9 @@ void Parser::skip_subscript() {
 }
 
 // $(...) and <(...) / >(...): a nested list up to the closing parenthesis.
-ast::WordPart Parser::parse_substitution(ast::PartKind kind, size_t opener_size) {
+void Parser::parse_substitution(ast::WordPart& part, ast::PartKind kind, size_t opener_size) {
   const char* start = p_;
   DepthGuard guard(*this, start);
-  ast::WordPart part;
   part.kind = kind;
   p_ += opener_size;
   const char* inner = p_;
@@ -1338,14 +1334,12 @@ ast::WordPart Parser::parse_substitution(ast::PartKind kind, size_t opener_size)
   part.script->span = part.inner;
   ++p_;
   part.span = span(start, p_);
-  return part;
 }
 
 // `...`: the content, with \` \\ \$ unescaped, is parsed by a child parser.
-ast::WordPart Parser::parse_backtick() {
+void Parser::parse_backtick(ast::WordPart& part) {
   const char* start = p_;
   DepthGuard guard(*this, start);
-  ast::WordPart part;
   part.kind = ast::PartKind::backtick;
   const char* it = p_ + 1;
   bool escaped = false;
@@ -1394,7 +1388,6 @@ ast::WordPart Parser::parse_backtick() {
     part.script = std::make_shared<ast::Script>(std::move(result.script));
   }
   part.script->span = part.inner;
-  return part;
 }
 
 // ---------------------------------------------------------------------------

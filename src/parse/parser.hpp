@@ -115,18 +115,20 @@ class Parser {
   void parse_array_elements(std::vector<ast::Word>& elements);
 
   // words
-  ast::Word parse_word();
+  // Words and parts are built into a default-constructed node already in its
+  // final place (`parts.emplace_back()`), as commands are.
+  void parse_word(ast::Word& word);
   void drop_trailing_continuations(ast::Word& word) const;
   void parse_parts(Context context, std::vector<ast::WordPart>& parts);
   void add_literal(std::vector<ast::WordPart>& parts, const char* from, const char* to,
                    std::string_view text);
   void parse_escape(Context context, std::vector<ast::WordPart>& parts);
   void parse_dollar(Context context, std::vector<ast::WordPart>& parts);
-  ast::WordPart parse_single_quoted();
-  ast::WordPart parse_double_quoted(const char* start);
-  ast::WordPart parse_braced_param();
-  ast::WordPart parse_substitution(ast::PartKind kind, size_t opener_size);
-  ast::WordPart parse_backtick();
+  void parse_single_quoted(ast::WordPart& part);
+  void parse_double_quoted(ast::WordPart& part, const char* start);
+  void parse_braced_param(ast::WordPart& part);
+  void parse_substitution(ast::WordPart& part, ast::PartKind kind, size_t opener_size);
+  void parse_backtick(ast::WordPart& part);
 
   // heredocs
   void read_pending_heredocs();
