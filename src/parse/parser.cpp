@@ -53,6 +53,13 @@ size_t count_lines(const char* from, const char* to) {
   return lines;
 }
 
+// Fills a new, empty string with [from, to). Assigning went through
+// std::string's general replace (overlap checks, moving the tail), which
+// cost more than the copy for the short names and texts of the tree.
+void set_text(std::string& empty, const char* from, const char* to) {
+  empty.append(from, static_cast<size_t>(to - from));
+}
+
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
 bool is_closer(ReservedWord word) {
@@ -569,7 +576,7 @@ ast::Command Parser::parse_for(ast::CommandKind kind) {
            "unterminated arithmetic \"((\" starting here", true);
     }
     command.kind = ast::CommandKind::arith_for;
-    command.text.assign(p_ + 2, close);
+    set_text(command.text, p_ + 2, close);
     p_ = close + 2;
     skip_blanks();
     if (at_control(ControlOp::semi)) ++p_;
@@ -579,7 +586,7 @@ ast::Command Parser::parse_for(ast::CommandKind kind) {
     if (!at_word_start()) fail_unexpected();
     ast::Word name;  // kept as written
     parse_word(name);
-    command.name.assign(name_start, p_);
+    set_text(command.name, name_start, p_);
     skip_linebreaks();
     if (at_reserved(ReservedWord::in_)) {
       consume_reserved(ReservedWord::in_);
@@ -770,7 +777,7 @@ ast::Command Parser::parse_function_keyword() {
   const char* name_start = p_;
   ast::Word name;  // kept as written
   parse_word(name);
-  command.name.assign(name_start, p_);
+  set_text(command.name, name_start, p_);
   skip_blanks();
   if (at_control(ControlOp::lparen)) {
     ++p_;
@@ -855,7 +862,7 @@ bool Parser::try_parse_arith_command(ast::Command& command) {
   const char* close = find_arith_end(p_ + 2);
   if (close == nullptr) return false;
   command.kind = ast::CommandKind::arith_command;
-  command.text.assign(p_ + 2, close);
+  set_text(command.text, p_ + 2, close);
   command.span = span(p_, close + 2);
   p_ = close + 2;
   return true;
@@ -907,7 +914,7 @@ void Parser::parse_simple_command(ast::Command& command) {
       ++p_;
       ast::Command function;
       function.kind = ast::CommandKind::function_def;
-      function.name.assign(start, begin_ + (command.words[0].span.end - base_));
+      set_text(function.name, start, begin_ + (command.words[0].span.end - base_));
       function.span = span(start, p_);
       command = parse_function_body(std::move(function));
       return;
@@ -925,7 +932,7 @@ ast::Assignment Parser::parse_assignment(const char* value_start, std::string_vi
                                          bool append) {
   ast::Assignment assignment;
   const char* start = p_;
-  assignment.name.assign(start, value_start - (append ? 2 : 1));
+  set_text(assignment.name, start, value_start - (append ? 2 : 1));
   (void)name;
   assignment.append = append;
   p_ = value_start;
@@ -964,7 +971,7 @@ ast::Redirect Parser::parse_redirect() {
   const char* start = p_;
   const char* fd_end = p_;
   grammar::match_fd_prefix(fd_end, end_);
-  redirect.fd.assign(start, fd_end);
+  set_text(redirect.fd, start, fd_end);
   p_ = fd_end;
   std::string_view op;
   grammar::match_redirect_op(p_, end_, op);
@@ -1053,7 +1060,7 @@ void Parser::add_literal(std::vector<ast::WordPart>& parts, const char* from, co
   part.kind = ast::PartKind::literal;
   part.span = span(from, to);
   part.inner = part.span;
-  part.text = text;
+  part.text.append(text);  // not assigned: see set_text()
 }
 
 void Parser::parse_parts(Context context, std::vector<ast::WordPart>& parts) {
@@ -1182,7 +1189,7 @@ void Parser::parse_dollar(Context context, std::vector<ast::WordPart>& parts) {
     if (grammar::match_name(it, end_) || grammar::match_special_param(it, end_)) {
       ast::WordPart& part = parts.emplace_back();  // in place, as in add_literal
       part.kind = ast::PartKind::param;
-      part.text.assign(next, it);
+      set_text(part.text, next, it);
       part.span = span(start, it);
       part.inner = span(next, it);
       p_ = it;
@@ -1199,7 +1206,7 @@ void Parser::add_arith(std::vector<ast::WordPart>& parts, const char* start, con
                        const char* close, size_t closer_size) {
   ast::WordPart& part = parts.emplace_back();
   part.kind = ast::PartKind::arith;
-  part.text.assign(inner, close);
+  set_text(part.text, inner, close);
   part.inner = span(inner, close);
   p_ = close + closer_size;
   part.span = span(start, p_);
@@ -1214,7 +1221,7 @@ void Parser::parse_single_quoted(ast::WordPart& part) {
   }
   part.span = span(start, p_);
   part.inner = span(start + 1, p_ - 1);
-  part.text.assign(start + 1, p_ - 1);
+  set_text(part.text, start + 1, p_ - 1);
 }
 
 // "..." (start at the quote) or $"..." (start at the `$`).
@@ -1254,7 +1261,7 @@ void Parser::parse_braced_param(ast::WordPart& part) {
   } else {
     grammar::match_special_param(p_, end_);
   }
-  part.text.assign(name_start, p_);
+  set_text(part.text, name_start, p_);
   if (!prefix.empty() && part.text.empty()) {  // ${#} or ${!}: the parameter itself
     p_ = op_start;
     grammar::match_special_param(p_, end_);
