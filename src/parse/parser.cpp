@@ -166,7 +166,10 @@ void Parser::record(const ParseError& error) {
 // tokens
 
 void Parser::skip_blanks() {
-  if (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\\')) grammar::match_blanks(p_, end_);
+  // Most gaps are a space or two, skipped here; the blanks rule is called
+  // only for a line continuation, which it skips with any blanks after it.
+  while (p_ < end_ && (*p_ == ' ' || *p_ == '\t')) ++p_;
+  if (p_ < end_ && *p_ == '\\') grammar::match_blanks(p_, end_);
 }
 
 void Parser::skip_blanks_and_comment() {
