@@ -381,8 +381,10 @@ void Parser::parse_pipeline(ast::Command& out) {
   const char* start = p_;
   bool timed = false;
   bool negated = false;
-  for (;;) {
-    if (at_reserved(ReservedWord::time_)) {
+  // One look at the word per prefix: most commands start with a letter of
+  // some reserved word (`echo`, `srun`), and every look costs a lookup.
+  for (ReservedWord word{}; peek_reserved(word);) {
+    if (word == ReservedWord::time_) {
       consume_reserved(ReservedWord::time_);
       timed = true;
       skip_blanks();
@@ -391,7 +393,7 @@ void Parser::parse_pipeline(ast::Command& out) {
         p_ += 2;
         skip_blanks();
       }
-    } else if (at_reserved(ReservedWord::bang)) {
+    } else if (word == ReservedWord::bang) {
       consume_reserved(ReservedWord::bang);
       negated = !negated;
       skip_blanks();
