@@ -27,28 +27,31 @@ struct ByteSet {
   [[nodiscard]] constexpr bool contains(char c) const { return has[static_cast<unsigned char>(c)]; }
 };
 
-/// One or more bytes not in `stop`; the same as +~char_(stop), but one table
-/// load per byte where X3's character set tests a bit (shift, mask, test):
-/// these runs are most of the bytes the parser reads.
-struct run_outside_parser : x3::parser<run_outside_parser> {
+/// One or more bytes in `set` (`inside`) or not in it: the same as
+/// +char_(set) or +~char_(set), but one table load per byte where X3's
+/// character set tests a bit (shift, mask, test): these runs are most of the
+/// bytes the parser reads.
+struct byte_run_parser : x3::parser<byte_run_parser> {
   using attribute_type = x3::unused_type;
   static constexpr bool has_attribute = false;
 
-  constexpr explicit run_outside_parser(std::string_view stop) : stop(stop) {}
+  constexpr byte_run_parser(std::string_view members, bool inside) : set(members), inside(inside) {}
 
   template <class Iterator, class Context, class RContext, class Attribute>
   bool parse(Iterator& first, const Iterator& last, const Context&, RContext&, Attribute&) const {
     Iterator it = first;
-    while (it != last && !stop.contains(*it)) ++it;
+    while (it != last && set.contains(*it) == inside) ++it;
     if (it == first) return false;
     first = it;
     return true;
   }
 
-  ByteSet stop;
+  ByteSet set;
+  bool inside;
 };
 
-constexpr run_outside_parser run_outside(std::string_view stop) { return run_outside_parser(stop); }
+constexpr byte_run_parser run_inside(std::string_view set) { return {set, true}; }
+constexpr byte_run_parser run_outside(std::string_view stop) { return {stop, false}; }
 
 /// Everything up to (not including) `c` or the end: *~char_(c), by memchr.
 struct skip_to_parser : x3::parser<skip_to_parser> {
@@ -97,7 +100,9 @@ const x3::rule<assignment_tail_class> assignment_tail = "assignment";
 
 const auto blanks_def = *(char_(" \t") | lit("\\\n"));
 const auto comment_def = '#' >> skip_to('\n');
-const auto name_def = char_("a-zA-Z_") >> *char_("a-zA-Z0-9_");
+const auto name_def =
+    char_("a-zA-Z_") >>
+    -run_inside("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
 const auto special_param_def = char_("@*#?$!0-9-");
 const auto unquoted_run_def = run_outside(" \t\n;&|()<>'\"\\$`");
 const auto dquoted_run_def = run_outside("\"\\$`");
