@@ -1017,6 +1017,9 @@ ast::Redirect Parser::parse_redirect() {
 // destroying the moved-from one, cost more than building most of them.
 void Parser::parse_word(ast::Word& word) {
   const char* start = p_;
+  // A word of two parts (`--out=$DIR`, `"$X"/y`) is common: growing from one
+  // moved the first part into a second buffer.
+  word.parts.reserve(2);
   if (at_word_start() && (*p_ == '<' || *p_ == '>')) {  // <(...) >(...)
     parse_substitution(word.parts.emplace_back(), ast::PartKind::process_subst, 2);
   }
