@@ -21,13 +21,28 @@ namespace {
 struct ByteClasses {
   bool word_end[256] = {};        // blank, newline, metacharacter
   bool reserved_start[256] = {};  // first byte of some reserved word
+  // The first two bytes of some reserved word (of `{`, `}`, `!`: the byte
+  // and any other), one bit per pair: `echo`, `srun` and `cd` start with a
+  // letter some reserved word starts with, but not with the first two.
+  uint64_t reserved_head[256 * 256 / 64] = {};
   bool control_start[256] = {};   // first byte of a control operator
   bool redirect_start[256] = {};  // first byte of a redirection (fd digit or operator)
   bool name_start[256] = {};
   constexpr ByteClasses() {
     for (char c : std::string_view(" \t\n;&|()<>")) word_end[static_cast<unsigned char>(c)] = true;
-    for (char c : std::string_view("itefdcwus{}![]"))
-      reserved_start[static_cast<unsigned char>(c)] = true;
+    // The words of grammar::ReservedWord.
+    for (std::string_view word : {"if",     "then", "else",  "elif",  "fi",  "do", "done",
+                                  "case",   "esac", "while", "until", "for", "in", "function",
+                                  "select", "time", "{",     "}",     "!",   "[[", "]]"}) {
+      const auto first = static_cast<unsigned char>(word[0]);
+      reserved_start[first] = true;
+      for (int second = 0; second < 256; ++second) {
+        if (word.size() == 1 || second == static_cast<unsigned char>(word[1])) {
+          const int pair = first * 256 + second;
+          reserved_head[pair / 64] |= uint64_t{1} << (pair % 64);
+        }
+      }
+    }
     for (char c : std::string_view("&|;()")) control_start[static_cast<unsigned char>(c)] = true;
     for (char c : std::string_view("<>&0123456789"))
       redirect_start[static_cast<unsigned char>(c)] = true;
@@ -38,6 +53,11 @@ struct ByteClasses {
 constexpr ByteClasses kBytes;
 
 bool is_word_end(char c) { return kBytes.word_end[static_cast<unsigned char>(c)]; }
+
+bool may_start_reserved_word(char first, char second) {
+  const int pair = static_cast<unsigned char>(first) * 256 + static_cast<unsigned char>(second);
+  return (kBytes.reserved_head[pair / 64] >> (pair % 64) & 1) != 0;
+}
 
 // memchr jumps from line to line; std::count widened every byte to a 64-bit
 // counter and cost three instructions a byte.
@@ -192,6 +212,7 @@ void Parser::consume_newline() {
 
 bool Parser::peek_reserved(ReservedWord& word) const {
   if (at_end() || !kBytes.reserved_start[static_cast<unsigned char>(*p_)]) return false;
+  if (end_ - p_ >= 2 && !may_start_reserved_word(p_[0], p_[1])) return false;
   const char* it = p_;
   return grammar::match_reserved_word(it, end_, word);
 }
