@@ -136,7 +136,7 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
   }
   if (!problems.empty()) return;
   if (options.target == OutputTarget::workload) {
-    yaml = bundle::array_submit_comment(t.workflow, options.yaml_name) + yaml;
+    yaml.insert(0, bundle::array_submit_comment(t.workflow, options.yaml_name));
   }
   t.yaml = std::move(yaml);
   t.workload = std::move(workload);

@@ -48,10 +48,19 @@ void emit_string(Out& out, const std::string& value) {
 /// A literal block keeps the command readable; control characters, a leading
 /// space and the UTF-8 that YAML readers disagree on cannot go in one, so such
 /// commands are double-quoted.
-bool fits_literal_block(const std::string& text) {
-  if (text.empty() || text.front() == ' ' || text.front() == '\t') return false;
-  return is_literal_block_text(text);
+bool may_be_literal_block(std::string_view text) {
+  return !text.empty() && text.front() != ' ' && text.front() != '\t';
 }
+
+bool fits_literal_block(std::string_view text) {
+  return may_be_literal_block(text) && is_literal_block_text(text);
+}
+
+std::string document_text(YamlWriter& out) { return out.take_document(); }
+std::string document_text(YAML::Emitter& out) { return std::string(out.c_str()) + "\n"; }
+
+void write_text(YamlWriter& out, std::string_view text) { out << text; }
+void write_text(YAML::Emitter& out, std::string_view text) { out << std::string(text); }
 
 /// "line N: TEXT" with TEXT the span's first line(s), secrets masked, cut to
 /// 60 characters. Only the part shown is copied: a span can be a whole
@@ -122,7 +131,7 @@ class WorkloadEmitter {
     out_ << YAML::Key << "max_retries" << YAML::Value << w_.max_retries;
     comment_from(w_.max_retries_from);
     out_ << YAML::EndMap;
-    return std::string(out_.c_str()) + "\n";
+    return document_text(out_);
   }
 
   [[nodiscard]] bool good() const { return out_.good(); }
@@ -205,15 +214,11 @@ class WorkloadEmitter {
   }
 
   void emit_command(bool literal) {
-    std::string command = w_.command;
+    std::string_view command = w_.command;
     // The literal block adds the final newline back when it is read.
-    if (literal && !command.empty() && command.back() == '\n') command.pop_back();
-    out_ << YAML::Key << "command" << YAML::Value;
-    if (literal) {
-      out_ << YAML::Literal << command;
-    } else {
-      out_ << YAML::DoubleQuoted << command;
-    }
+    if (literal && !command.empty() && command.back() == '\n') command.remove_suffix(1);
+    out_ << YAML::Key << "command" << YAML::Value << (literal ? YAML::Literal : YAML::DoubleQuoted);
+    write_text(out_, command);
   }
 
   const air::Workload& w_;
@@ -226,12 +231,15 @@ class WorkloadEmitter {
 
 std::string emit_workload_yaml(const air::Workload& workload, const SourceFile& file,
                                const YamlOptions& options) {
-  const bool literal = fits_literal_block(workload.command);
+  // The fast writer checks a literal block's text itself and gives up on one
+  // it cannot carry, as it would on that command double-quoted (it quotes
+  // only safe single-line text): offered the block on the cheap test, it
+  // leaves the full one to yaml-cpp's turn, and the command is scanned once.
   WorkloadEmitter<YamlWriter> fast(workload, file, options);
-  std::string yaml = fast.emit(literal);
+  std::string yaml = fast.emit(may_be_literal_block(workload.command));
   if (fast.good()) return yaml;
-  return escape_delete_characters(
-      WorkloadEmitter<YAML::Emitter>(workload, file, options).emit(literal));
+  return escape_delete_characters(WorkloadEmitter<YAML::Emitter>(workload, file, options)
+                                      .emit(fits_literal_block(workload.command)));
 }
 
 }  // namespace s2a::emit

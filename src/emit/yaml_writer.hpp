@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace s2a::emit {
@@ -28,6 +29,7 @@ class YamlWriter {
   YamlWriter& operator<<(const YAML::_Comment& comment);
   YamlWriter& operator<<(const std::string& value) { return scalar(value); }
   YamlWriter& operator<<(const char* value) { return scalar(value); }
+  YamlWriter& operator<<(std::string_view value) { return scalar(value); }
   YamlWriter& operator<<(uint64_t value);
   YamlWriter& operator<<(int64_t value);
   YamlWriter& operator<<(uint32_t value) { return *this << uint64_t{value}; }
@@ -36,6 +38,11 @@ class YamlWriter {
   /// False when the document used something this writer does not produce.
   [[nodiscard]] bool good() const { return good_; }
   [[nodiscard]] const char* c_str() const { return out_.c_str(); }
+  /// The document written, ending in a newline; the writer is left empty.
+  [[nodiscard]] std::string take_document() {
+    out_ += '\n';
+    return std::move(out_);
+  }
 
  private:
   template <class Integer>
