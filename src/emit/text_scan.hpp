@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -57,10 +58,23 @@ size_t find_character_yaml_forbids(std::string_view text);
 /// UTF-8) becomes '?', in place: a comment quotes the user's line.
 void replace_unsafe_comment_bytes(std::span<char> text);
 
+/// Counted a block at a time in a byte-wide counter: a size_t counter made
+/// the vectorized loop widen every byte to 64 bits (35 instructions per 16
+/// bytes instead of 4). A block of 240 bytes cannot overflow the counter and
+/// is a whole number of vector steps.
 inline size_t count_newlines(std::string_view text) {
+  constexpr size_t kBlock = 240;
   size_t count = 0;
-  for (char c : text) count += c == '\n' ? 1 : 0;
-  return count;
+  const char* p = text.data();
+  size_t left = text.size();
+  for (; left >= kBlock; p += kBlock, left -= kBlock) {
+    uint8_t in_block = 0;
+    for (size_t i = 0; i < kBlock; ++i) in_block += p[i] == '\n' ? 1 : 0;
+    count += in_block;
+  }
+  uint8_t in_rest = 0;
+  for (size_t i = 0; i < left; ++i) in_rest += p[i] == '\n' ? 1 : 0;
+  return count + in_rest;
 }
 
 }  // namespace s2a::emit
