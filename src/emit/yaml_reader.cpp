@@ -5,6 +5,7 @@
 #include "emit/yaml_reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -20,20 +21,41 @@ struct Line {
   std::string_view raw;   // the whole line
 };
 
-bool is_key_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+constexpr bool is_key_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+// A table, as every key of the document is checked byte by byte.
+constexpr std::array<bool, 256> kKeyChars = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c)
+    table[c] = is_key_start(static_cast<char>(c)) || (c >= '0' && c <= '9');
+  return table;
+}();
 
 bool is_simple_key(std::string_view key) {
   if (key.empty() || key.size() > 100 || !is_key_start(key[0])) return false;
   return std::all_of(key.begin(), key.end(),
-                     [](char c) { return is_key_start(c) || (c >= '0' && c <= '9'); });
+                     [](char c) { return kKeyChars[static_cast<unsigned char>(c)]; });
 }
 
-// Duplicates are left to yaml-cpp. Sorted, so that env_variables with
-// thousands of entries stay O(n log n).
+// Duplicates are left to yaml-cpp. Small maps (all but env_variables, as a
+// rule) compare their keys pairwise; larger ones are sorted, so that
+// env_variables with thousands of entries stay O(n log n).
 bool has_duplicate_key(const YamlDoc& map) {
+  const auto& entries = map.entries;
+  constexpr size_t kPairwise = 8;
+  if (entries.size() <= kPairwise) {
+    for (size_t i = 1; i < entries.size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (entries[i].first == entries[j].first) return true;
+      }
+    }
+    return false;
+  }
   std::vector<std::string_view> keys;
-  keys.reserve(map.entries.size());
-  for (const auto& entry : map.entries) keys.push_back(entry.first);
+  keys.reserve(entries.size());
+  for (const auto& entry : entries) keys.push_back(entry.first);
   std::sort(keys.begin(), keys.end());
   return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
 }
@@ -47,26 +69,14 @@ YamlDoc quoted(std::string value) {
 
 class Reader {
  public:
-  explicit Reader(std::string_view text) {
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string_view::npos) end = text.size();
-      std::string_view raw = text.substr(start, end - start);
-      const size_t indent = raw.find_first_not_of(' ');
-      Line line;
-      line.raw = raw;
-      line.indent = static_cast<uint32_t>(indent == std::string_view::npos ? raw.size() : indent);
-      line.text = raw.substr(line.indent);
-      lines_.push_back(line);
-      start = end + 1;
-    }
-  }
+  // Lines are split as they are read: a vector of them all cost as much as
+  // reading them.
+  explicit Reader(std::string_view text) : text_(text) { split_line(); }
 
   std::optional<YamlDoc> document() {
     YamlDoc root;
     if (!read_map(0, root)) return std::nullopt;
-    if (i_ != lines_.size()) return std::nullopt;
+    if (has_line()) return std::nullopt;
     return root;
   }
 
@@ -127,24 +137,29 @@ class Reader {
   /// "|" then lines indented by `indent`; clip chomping (one final newline).
   bool read_literal(uint32_t indent, YamlDoc& node) {
     std::string value;
+    // The block is at most the rest of the document: no reallocation.
+    if (has_line()) value.reserve(text_.size() - start_);
     size_t trailing_empty = 0;
     bool first = true;
-    while (i_ < lines_.size()) {
-      const Line& line = lines_[i_];
+    while (has_line()) {
+      const Line& line = line_;
       if (line.raw.empty()) {
         if (first) return false;  // indentation would come from a later line
         ++trailing_empty;
-        ++i_;
+        next_line();
         continue;
       }
       if (line.indent < indent) break;
       if (first && line.indent != indent) return false;
       if (line.text.empty()) return false;  // whitespace-only line
-      value.append(first ? 0 : trailing_empty + 1, '\n');
+      if (!first) {
+        value += '\n';
+        if (trailing_empty > 0) value.append(trailing_empty, '\n');
+      }
       trailing_empty = 0;
       value += line.raw.substr(indent);
       first = false;
-      ++i_;
+      next_line();
     }
     if (first) return false;
     value += '\n';
@@ -154,23 +169,23 @@ class Reader {
 
   bool read_sequence(uint32_t indent, YamlDoc& seq) {
     seq.kind = YamlDoc::Kind::sequence;
-    while (i_ < lines_.size() && lines_[i_].indent == indent && !lines_[i_].raw.empty()) {
-      const Line& line = lines_[i_];
+    while (has_line() && line_.indent == indent && !line_.raw.empty()) {
+      const Line& line = line_;
       if (!line.text.starts_with("- ")) return false;
       YamlDoc& item = seq.items.emplace_back();
       if (!read_scalar(line.text.substr(2), item)) return false;
-      ++i_;
+      next_line();
     }
     return !seq.items.empty();
   }
 
   bool read_map(uint32_t indent, YamlDoc& map) {
     map.kind = YamlDoc::Kind::map;
-    while (i_ < lines_.size()) {
-      const Line& line = lines_[i_];
+    while (has_line()) {
+      const Line line = line_;  // a copy: the key's line is left before its value is read
       if (line.raw.empty()) return false;
       if (line.text.starts_with('#')) {  // a comment line (the array submission block)
-        ++i_;
+        next_line();
         continue;
       }
       if (line.indent < indent) break;
@@ -180,12 +195,12 @@ class Reader {
       const std::string_view key = line.text.substr(0, colon);
       if (!is_simple_key(key)) return false;
       std::string_view rest = line.text.substr(colon + 1);
-      ++i_;
+      next_line();
       YamlDoc& value = map.entries.emplace_back(std::string(key), YamlDoc()).second;
       if (rest.empty()) {
         // A nested map or sequence, two columns in.
-        if (i_ >= lines_.size() || lines_[i_].indent != indent + 2) return false;
-        if (lines_[i_].text.starts_with("- ")) {
+        if (!has_line() || line_.indent != indent + 2) return false;
+        if (line_.text.starts_with("- ")) {
           if (!read_sequence(indent + 2, value)) return false;
         } else {
           if (!read_map(indent + 2, value)) return false;
@@ -203,8 +218,30 @@ class Reader {
     return !map.entries.empty() && !has_duplicate_key(map);
   }
 
-  std::vector<Line> lines_;
-  size_t i_ = 0;
+  /// A line starts at start_ (an empty last line is none).
+  [[nodiscard]] bool has_line() const { return start_ < text_.size(); }
+
+  void split_line() {
+    if (!has_line()) return;
+    size_t end = text_.find('\n', start_);
+    if (end == std::string_view::npos) end = text_.size();
+    line_.raw = text_.substr(start_, end - start_);
+    const size_t indent = line_.raw.find_first_not_of(' ');
+    line_.indent =
+        static_cast<uint32_t>(indent == std::string_view::npos ? line_.raw.size() : indent);
+    line_.text = line_.raw.substr(line_.indent);
+    next_ = end + 1;
+  }
+
+  void next_line() {
+    start_ = next_;
+    split_line();
+  }
+
+  std::string_view text_;
+  size_t start_ = 0;  // of line_
+  size_t next_ = 0;   // of the line after it
+  Line line_;         // the current line, when has_line()
 };
 
 }  // namespace
