@@ -18,6 +18,9 @@ namespace {
 
 constexpr uint32_t kIndent = 2;        // yaml-cpp's default group indent
 constexpr size_t kMaxSimpleKey = 100;  // far below yaml-cpp's long-key switch (1024)
+// The command's literal block is near the end of the document: what follows
+// it (two keys and their comments) should not regrow the whole buffer.
+constexpr size_t kRoomAfterCommand = 256;
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -228,22 +231,29 @@ void YamlWriter::write_literal_at(std::string_view value, uint32_t indent) {
     return;
   }
   // yaml-cpp indents a line when its first character is written, so empty
-  // lines stay empty.
-  out_.reserve(out_.size() + value.size() + value.size() / 8 + 16);
-  out_ += '\n';
+  // lines stay empty. Written in place over spaces, with room for every line
+  // indented: the indentation is skipped over, and each line is one copy
+  // (appending both cost more than the copying).
+  const size_t at = out_.size();
+  const size_t room = 1 + value.size() + (count_newlines(value) + 1) * indent;
+  out_.reserve(at + room + kRoomAfterCommand);
+  out_.append(room, ' ');
+  char* out = out_.data() + at;
+  *out++ = '\n';
   size_t start = 0;
   while (true) {
     const size_t newline = value.find('\n', start);
     const std::string_view line = value.substr(
         start, newline == std::string_view::npos ? std::string_view::npos : newline - start);
     if (!line.empty()) {
-      out_.append(indent, ' ');
-      out_ += line;
+      out += indent;
+      out = std::copy(line.begin(), line.end(), out);
     }
     if (newline == std::string_view::npos) break;
-    out_ += '\n';
+    *out++ = '\n';
     start = newline + 1;
   }
+  out_.resize(static_cast<size_t>(out - out_.data()));
 }
 
 }  // namespace s2a::emit
