@@ -28,15 +28,35 @@ bool is_null_spelling(std::string_view text) {
   return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
 }
 
-}  // namespace
-
-bool plain_scalar_allowed(std::string_view value) {
-  if (is_null_spelling(value) || !is_safe_line_text(value)) return false;
-  const char first = value.front();
-  if (is_blank(first) ||
-      std::string_view(",[]{}#&*!|>'\"%@`").find(first) != std::string_view::npos) {
-    return false;
+bool is_indicator(char c) {
+  switch (c) {
+    case ',':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+    case '#':
+    case '&':
+    case '*':
+    case '!':
+    case '|':
+    case '>':
+    case '\'':
+    case '"':
+    case '%':
+    case '@':
+    case '`':
+      return true;
+    default:
+      return false;
   }
+}
+
+/// plain_scalar_allowed() for text already known to be safe line text.
+bool plain_shape_allowed(std::string_view value) {
+  if (is_null_spelling(value)) return false;
+  const char first = value.front();
+  if (is_blank(first) || is_indicator(first)) return false;
   if ((first == '-' || first == '?' || first == ':') && (value.size() == 1 || is_blank(value[1]))) {
     return false;
   }
@@ -47,6 +67,12 @@ bool plain_scalar_allowed(std::string_view value) {
     if (is_blank(value[i]) && !last && value[i + 1] == '#') return false;   // a comment
   }
   return true;
+}
+
+}  // namespace
+
+bool plain_scalar_allowed(std::string_view value) {
+  return is_safe_line_text(value) && plain_shape_allowed(value);
 }
 
 void YamlWriter::newline_and_indent(uint32_t indent) {
@@ -201,7 +227,7 @@ void YamlWriter::write_scalar(std::string_view value, Format format) {
     unsupported();
     return;
   }
-  const bool plain = format == Format::automatic && plain_scalar_allowed(value);
+  const bool plain = format == Format::automatic && plain_shape_allowed(value);
   if (!ascii && !plain && format != Format::single_quoted) {
     unsupported();
     return;
