@@ -8,6 +8,7 @@
 #include "emit/yaml_writer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <span>
 
@@ -15,30 +16,21 @@ namespace s2a::emit {
 
 namespace {
 
-/// Every typed spelling below starts with one of these: most strings (paths,
-/// names) are told apart by their first byte.
-bool may_start_typed(char c) {
-  switch (std::tolower(static_cast<unsigned char>(c))) {
-    case 't':
-    case 'f':
-    case 'y':
-    case 'n':
-    case 'o':
-    case '~':
-    case '.':
-    case '-':
-    case '+':
-      return true;
-    default:
-      return c >= '0' && c <= '9';
+/// Every typed spelling below starts with one of these bytes: most strings
+/// (paths, names) are told apart by their first byte.
+constexpr std::array<bool, 256> kMayStartTyped = [] {
+  std::array<bool, 256> table{};
+  for (char c : std::string_view("tTfFyYnNoO~.-+0123456789")) {
+    table[static_cast<unsigned char>(c)] = true;
   }
-}
+  return table;
+}();
 
 }  // namespace
 
 bool yaml_plain_is_typed(std::string_view value) {
   if (value.empty()) return true;
-  if (!may_start_typed(value[0])) return false;
+  if (!kMayStartTyped[static_cast<unsigned char>(value[0])]) return false;
   const auto spelled = [value](std::string_view lower_word) {
     return value.size() == lower_word.size() &&
            std::equal(value.begin(), value.end(), lower_word.begin(), [](char a, char b) {

@@ -9,6 +9,7 @@
 #include "emit/yaml_writer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "emit/text_scan.hpp"
@@ -28,29 +29,14 @@ bool is_null_spelling(std::string_view text) {
   return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
 }
 
-bool is_indicator(char c) {
-  switch (c) {
-    case ',':
-    case '[':
-    case ']':
-    case '{':
-    case '}':
-    case '#':
-    case '&':
-    case '*':
-    case '!':
-    case '|':
-    case '>':
-    case '\'':
-    case '"':
-    case '%':
-    case '@':
-    case '`':
-      return true;
-    default:
-      return false;
-  }
-}
+// A table: the first byte of every scalar written is looked up.
+constexpr std::array<bool, 256> kIndicators = [] {
+  std::array<bool, 256> table{};
+  for (char c : std::string_view(",[]{}#&*!|>'\"%@`")) table[static_cast<unsigned char>(c)] = true;
+  return table;
+}();
+
+bool is_indicator(char c) { return kIndicators[static_cast<unsigned char>(c)]; }
 
 /// plain_scalar_allowed() for text already known to be safe line text.
 bool plain_shape_allowed(std::string_view value) {
