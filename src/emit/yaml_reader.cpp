@@ -67,6 +67,8 @@ YamlDoc quoted(std::string value) {
   return node;
 }
 
+constexpr size_t kUsualMapSize = 8;
+
 class Reader {
  public:
   // Lines are split as they are read: a vector of them all cost as much as
@@ -181,6 +183,9 @@ class Reader {
 
   bool read_map(uint32_t indent, YamlDoc& map) {
     map.kind = YamlDoc::Kind::map;
+    // Room for a train.yaml's top level at once: each regrowth moved every
+    // entry (a key and a whole node).
+    map.entries.reserve(kUsualMapSize);
     while (has_line()) {
       const Line line = line_;  // a copy: the key's line is left before its value is read
       if (line.raw.empty()) return false;
