@@ -17,6 +17,13 @@ inline bool outside_printable_ascii(char c) {
   return static_cast<unsigned char>(static_cast<unsigned char>(c) - 0x20) > 0x7E - 0x20;
 }
 
+/// Every byte is ASCII (below 0x80).
+inline bool is_ascii(std::string_view text) {
+  unsigned char all = 0;
+  for (char c : text) all |= static_cast<unsigned char>(c);
+  return all < 0x80;
+}
+
 /// Every byte is printable ASCII (' ' to '~').
 inline bool is_printable_ascii(std::string_view text) {
   unsigned char bad = 0;
