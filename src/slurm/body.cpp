@@ -129,6 +129,15 @@ std::optional<ast::Word> declared_value(const ast::Word& word, std::string_view 
   return value;
 }
 
+bool is_container_program(std::string_view program) {
+  return program == "singularity" || program == "apptainer";
+}
+
+bool is_srun(const ast::Word& word) {
+  std::optional<std::string> storage;
+  return program_view(word, storage) == "srun";
+}
+
 /// Builds the list of sites by walking the AST. The AST depth is bounded by
 /// the parser's ParseLimits, so recursion here is bounded too.
 class Walker {
@@ -251,19 +260,18 @@ class Walker {
     // `stdbuf -oL srun ...`, `timeout 11h srun ...`: the step is what runs.
     if (const size_t wrapped =
             may_wrap_a_command(site.program) ? skip_command_wrappers(command.words, 0) : 0;
-        wrapped > 0 && wrapped < command.words.size() &&
-        program_name(command.words[wrapped]) == "srun") {
+        wrapped > 0 && wrapped < command.words.size() && is_srun(command.words[wrapped])) {
       site.program = "srun";
       site.srun_word = wrapped;
     }
-    if (site.program == "srun" && !context.in_srun) {
+    if (std::string_view(site.program) == "srun" && !context.in_srun) {
       describe_srun(site);
     } else {
       // The program's name rules out nearly every command before the call is read.
-      const bool container = site.program == "singularity" || site.program == "apptainer";
-      const size_t program = container ? program_after_container(command.words, 0, site) : 0;
+      const size_t program =
+          is_container_program(site.program) ? program_after_container(command.words, 0, site) : 0;
       site.launcher = detect_launcher(command.words, program < command.words.size() ? program : 0);
-      if (view == 0) site.nested_script = parse_line_shell_c(site);
+      if (view == 0) site.nested_script = parse_line_shell_c(site, program);
     }
     const int nested = site.nested_script;
     body_.sites.push_back(std::move(site));
@@ -527,10 +535,11 @@ class Walker {
   /// runs where the line runs, and its commands are mapped like the
   /// script's. A rewritten script goes back into the word it came in, in the
   /// same single quotes or else double quotes (air/command.cpp).
-  int parse_line_shell_c(Site& site) {
+  /// `shell` is program_after_container(words, 0, site): the word after a
+  /// container call's image, else 0.
+  int parse_line_shell_c(Site& site, size_t shell) {
     const std::vector<ast::Word>& words = site.command->words;
     std::string_view program = site.program;
-    const size_t shell = program_after_container(words, 0, site);
     std::optional<std::string> storage;
     if (shell != 0) {
       if (shell >= words.size()) return -1;
