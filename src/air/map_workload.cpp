@@ -288,6 +288,19 @@ bool record_made_image(const slurm::Site& site, size_t start, const slurm::Body&
   return true;
 }
 
+/// Whether the command from words[start] on runs shifter, singularity or
+/// apptainer, the only calls the container rules read. Asked of every
+/// command: from the first word on, the site's program is its name already.
+bool runs_container_engine(const slurm::Site& site, size_t start) {
+  const auto& words = site.command->words;
+  std::optional<std::string> storage;
+  const std::string_view program = start == 0 ? std::string_view(site.program)
+                                   : start < words.size()
+                                       ? slurm::program_view(words[start], storage)
+                                       : std::string_view();
+  return program == "shifter"sv || program == "singularity"sv || program == "apptainer"sv;
+}
+
 /// The job's image: #SBATCH --container-image / --image / --environment /
 /// --container, else the first srun --container-image or singularity image.
 std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::Body& body) {
@@ -355,7 +368,8 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
   };
   for (const slurm::Site& site : body.sites) {
     const auto& words = site.command->words;
-    if (site.program == "srun" && site.srun) {
+    const bool is_srun_step = site.program == "srun"sv && site.srun;
+    if (is_srun_step) {
       for (const directives::Option& option : site.srun->options) {
         if (!option.value) continue;
         const std::string_view name = option.name();
@@ -378,12 +392,14 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
         }
       }
     }
-    const size_t start = site.program == "srun" && site.srun ? site.srun_operand : 0;
-    if (add_shifter_use(site, start, body, use)) continue;
-    if (record_made_image(site, start, body, literal_of, made)) continue;
-    if (const std::optional<ContainerCall> call = find_container_call(
-            words, start, body.views[site.view].text, body.container_options_of(site))) {
-      add_container_call(site, words, *call);
+    const size_t start = is_srun_step ? site.srun_operand : 0;
+    if (runs_container_engine(site, start)) {
+      if (add_shifter_use(site, start, body, use)) continue;
+      if (record_made_image(site, start, body, literal_of, made)) continue;
+      if (const std::optional<ContainerCall> call = find_container_call(
+              words, start, body.views[site.view].text, body.container_options_of(site))) {
+        add_container_call(site, words, *call);
+      }
     }
     if (site.view != 0) continue;
     slurm::for_each_held_container_call(
