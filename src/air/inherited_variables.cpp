@@ -54,8 +54,14 @@ constexpr std::array kLoginFiles = {"/.bashrc"sv, "/.bash_profile"sv, "/.bash_lo
 constexpr std::array kProvidedPrefixes = {"SLURM_"sv, "SLURMD_"sv, "SBATCH_"sv, "PBS_"sv, "PMI_"sv,
                                           "PMIX_"sv,  "OMPI_"sv,   "BASH_"sv,   "LC_"sv};
 
+/// kProvided, hashed: asked of every name a script reads.
+bool is_listed_as_provided(std::string_view name) {
+  static const std::unordered_set<std::string_view> provided(kProvided.begin(), kProvided.end());
+  return provided.contains(name);
+}
+
 bool is_provided(std::string_view name) {
-  return !is_variable_name(name) || contains(kProvided, name) || is_runtime_variable(name) ||
+  return !is_variable_name(name) || is_listed_as_provided(name) || is_runtime_variable(name) ||
          std::any_of(kProvidedPrefixes.begin(), kProvidedPrefixes.end(),
                      [&](std::string_view prefix) { return name.starts_with(prefix); });
 }
