@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_set>
 #include <utility>
 
 #include "air/container_call.hpp"
@@ -32,6 +33,13 @@ constexpr std::array kSkippedPrograms = {
     "egrep"sv,     "fgrep"sv,  "perl"sv,   "tr"sv,     "expr"sv,    "logger"sv,    "singularity"sv,
     "apptainer"sv, "docker"sv, "podman"sv, "enroot"sv, "shifter"sv, "ch-run"sv,    "pip"sv,
     "pip3"sv,      "module"sv, "ml"sv,     "conda"sv,  "mamba"sv,   "micromamba"sv};
+
+/// kSkippedPrograms, hashed: asked of most commands that name a path.
+bool is_skipped_program(std::string_view program) {
+  static const std::unordered_set<std::string_view> skipped(kSkippedPrograms.begin(),
+                                                            kSkippedPrograms.end());
+  return skipped.contains(program);
+}
 
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -129,20 +137,21 @@ class Finder {
       }
     }
     if (command.words.empty()) return;
-    if (contains(kSkippedPrograms, site.program)) {
+    if (is_skipped_program(site.program)) {
       if (is_singularity(site.program)) visit_unwrapped_container(site, 0);
       return;
     }
     const bool declaration = slurm::is_declaration_builtin(site.program);
-    const bool cd = site.program == "cd" || site.program == "pushd";
-    const bool source = site.program == "source" || site.program == ".";
+    const std::string_view program = site.program;
+    const bool cd = program == "cd" || program == "pushd";
+    const bool source = program == "source" || program == ".";
     // srun's own options are reported with srun; its command is read here.
-    const size_t first = site.program == "srun"        ? site.srun_operand
+    const size_t first = program == "srun"             ? site.srun_operand
                          : declaration || cd || source ? 1
                                                        : 0;
     if (first >= command.words.size() || runs_pip(command, first)) return;
-    if (first > 0 && site.program == "srun" &&
-        contains(kSkippedPrograms, slurm::program_name(command.words[first]))) {
+    if (first > 0 && program == "srun" &&
+        is_skipped_program(slurm::program_name(command.words[first]))) {
       // srun singularity exec ...
       if (is_singularity(slurm::program_name(command.words[first]))) {
         visit_unwrapped_container(site, first);
@@ -220,7 +229,8 @@ class Finder {
   /// subshell counts too: fewer reports rather than wrong ones).
   void note_directory_change(const slurm::Site& site) {
     const ast::Command& command = *site.command;
-    if (site.program != "cd" && site.program != "pushd" && site.program != "popd") return;
+    const std::string_view program = site.program;
+    if (program != "cd" && program != "pushd" && program != "popd") return;
     const bool home = command.words.size() < 2;  // `cd` alone goes home
     if (home || under_job_directory(text_of(site.view, command.words[1].span)) != "") {
       left_code_root_ = true;
