@@ -162,7 +162,7 @@ class AssignedNames {
       if (part.kind == ast::PartKind::param && assigns_default(part)) add(part.text);
       if (part.kind == ast::PartKind::arith) add_arithmetic_targets(part.text);
       if (part.script) add_from_list(part.script->body);
-      add_from_parts(part.parts);
+      if (!part.parts.empty()) add_from_parts(part.parts);  // most parts are leaves
     }
   }
 
@@ -222,7 +222,7 @@ class UseCollector {
       if (part.kind == ast::PartKind::arith) {
         collect_arithmetic(part.text, part.inner.begin, /*bare_names=*/true);
       }
-      collect(part.parts);
+      if (!part.parts.empty()) collect(part.parts);  // most parts are leaves
     }
   }
 

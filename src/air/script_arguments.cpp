@@ -34,7 +34,7 @@ void add_use(const ast::WordPart& part, ArgumentUses& uses) {
 void collect(const std::vector<ast::WordPart>& parts, ArgumentUses& uses, Wanted wanted) {
   for (const ast::WordPart& part : parts) {
     if (part.kind == ast::PartKind::param && wanted(part.text)) add_use(part, uses);
-    collect(part.parts, uses, wanted);
+    if (!part.parts.empty()) collect(part.parts, uses, wanted);  // most parts are leaves
   }
 }
 
@@ -172,7 +172,7 @@ void collect_script_path(const std::vector<ast::WordPart>& parts, PathUse use,
           use == PathUse::directory || part.text == "BASH_SOURCE" || part.op.starts_with('%');
       if (directory || use == PathUse::file) add_use(part, directory ? uses.directory : uses.file);
     }
-    collect_script_path(part.parts, use, uses);
+    if (!part.parts.empty()) collect_script_path(part.parts, use, uses);  // most are leaves
   }
 }
 

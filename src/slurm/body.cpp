@@ -222,18 +222,19 @@ class Walker {
     body_.compound_heads.push_back(std::move(head));
   }
 
-  void walk_words(const std::vector<ast::Word>& words, uint32_t view, Context context) {
+  void walk_words(const std::vector<ast::Word>& words, uint32_t view, const Context& context) {
     for (const ast::Word& word : words) walk_parts(word.parts, view, context);
   }
 
-  void walk_parts(const std::vector<ast::WordPart>& parts, uint32_t view, Context context) {
+  void walk_parts(const std::vector<ast::WordPart>& parts, uint32_t view, const Context& context) {
     for (const ast::WordPart& part : parts) {
       if (part.script) {
         Context inner = context;
         inner.in_substitution = true;
         walk_script(*part.script, view, inner);
       }
-      walk_parts(part.parts, view, context);
+      // Most parts are leaves: no call for them.
+      if (!part.parts.empty()) walk_parts(part.parts, view, context);
     }
   }
 
