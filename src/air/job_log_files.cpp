@@ -142,7 +142,10 @@ void report_job_log_reads(const slurm::Body& body, const slurm::Job& job,
     const std::string_view text = body.views[site.view].text;
     const auto report = [&](Span span) {
       const std::string_view written = text.substr(span.begin, span.size());
-      if (written.find('$') == std::string_view::npos) return false;  // most words
+      // Most words: every spelling has $SLURM_JOB_ID or $SLURM_ARRAY_JOB_ID,
+      // whose J canonical() keeps (it only drops quotes and braces).
+      if (written.find('J') == std::string_view::npos) return false;
+      if (written.find('$') == std::string_view::npos) return false;
       const std::string word = canonical(written);
       for (const auto& [spelling, shown] : files) {
         if (!names_file(word, spelling)) continue;
