@@ -2,26 +2,40 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 
 #include "slurm/container_call.hpp"
 
 namespace s2a::slurm {
 
+namespace {
+
+/// `text == word`, inline: string_view's == calls compare() out of line here,
+/// and the name lookups below run for every command of every script. The size
+/// check folds away after their switch on the length.
+template <size_t N>
+bool is_word(std::string_view text, const char (&word)[N]) {
+  return text.size() == N - 1 && std::memcmp(text.data(), word, N - 1) == 0;
+}
+
+}  // namespace
+
 bool may_wrap_a_command(std::string_view program) {
   switch (program.size()) {
     case 3:
-      return program == "env";
+      return is_word(program, "env");
     case 4:
-      return program == "time" || program == "exec" || program == "nice";
+      return is_word(program, "time") || is_word(program, "exec") || is_word(program, "nice");
     case 5:
-      return program == "nohup" || program == "conda" || program == "mamba";
+      return is_word(program, "nohup") || is_word(program, "conda") || is_word(program, "mamba");
     case 6:
-      return program == "stdbuf";
+      return is_word(program, "stdbuf");
     case 7:
-      return program == "numactl" || program == "timeout" || program == "command";
+      return is_word(program, "numactl") || is_word(program, "timeout") ||
+             is_word(program, "command");
     case 10:
-      return program == "micromamba";
+      return is_word(program, "micromamba");
     default:
       return false;
   }
@@ -33,11 +47,11 @@ namespace {
 bool is_shell(std::string_view program) {
   switch (program.size()) {  // asked of every command: the length rules out most at once
     case 2:
-      return program == "sh";
+      return is_word(program, "sh");
     case 3:
-      return program == "zsh";
+      return is_word(program, "zsh");
     case 4:
-      return program == "bash" || program == "dash";
+      return is_word(program, "bash") || is_word(program, "dash");
     default:
       return false;
   }
@@ -130,12 +144,12 @@ std::optional<ast::Word> declared_value(const ast::Word& word, std::string_view 
 }
 
 bool is_container_program(std::string_view program) {
-  return program == "singularity" || program == "apptainer";
+  return is_word(program, "singularity") || is_word(program, "apptainer");
 }
 
 bool is_srun(const ast::Word& word) {
   std::optional<std::string> storage;
-  return program_view(word, storage) == "srun";
+  return is_word(program_view(word, storage), "srun");
 }
 
 /// Builds the list of sites by walking the AST. The AST depth is bounded by
@@ -265,7 +279,7 @@ class Walker {
       site.program = "srun";
       site.srun_word = wrapped;
     }
-    if (std::string_view(site.program) == "srun" && !context.in_srun) {
+    if (is_word(site.program, "srun") && !context.in_srun) {
       describe_srun(site);
     } else {
       // The program's name rules out nearly every command before the call is read.
@@ -932,11 +946,11 @@ LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
     if (from >= words.size()) return {};
     program = program_view(words[from], storage);
   }
-  if (program == "torchrun") return {Launcher::torchrun, from, from + 1};
-  if (program == "deepspeed") return {Launcher::deepspeed, from, from + 1};
+  if (is_word(program, "torchrun")) return {Launcher::torchrun, from, from + 1};
+  if (is_word(program, "deepspeed")) return {Launcher::deepspeed, from, from + 1};
   if (is_mpi_launcher(program)) return {Launcher::mpirun, from, from + 1};
-  if (program == "horovodrun") return {Launcher::horovodrun, from, from + 1};
-  if (program == "accelerate" && from + 1 < words.size() &&
+  if (is_word(program, "horovodrun")) return {Launcher::horovodrun, from, from + 1};
+  if (is_word(program, "accelerate") && from + 1 < words.size() &&
       literal_value(words[from + 1]) == "launch") {
     return {Launcher::accelerate, from, from + 2};
   }
@@ -965,13 +979,13 @@ bool is_shell_program(std::string_view program) { return is_shell(program); }
 bool is_declaration_builtin(std::string_view program) {
   switch (program.size()) {  // asked of every command: the length rules out most at once
     case 5:
-      return program == "local";
+      return is_word(program, "local");
     case 6:
-      return program == "export";
+      return is_word(program, "export");
     case 7:
-      return program == "declare" || program == "typeset";
+      return is_word(program, "declare") || is_word(program, "typeset");
     case 8:
-      return program == "readonly";
+      return is_word(program, "readonly");
     default:
       return false;
   }
