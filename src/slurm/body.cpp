@@ -66,6 +66,10 @@ bool is_python(std::string_view program) {
 
 std::string text_with_placeholders(const ast::Word& word);
 
+/// detect_launcher() for words[from] whose launcher_name() is `program`.
+LauncherCall detect_named_launcher(const std::vector<ast::Word>& words, size_t from,
+                                   std::string_view program);
+
 enum class ScriptWord { readable, unquoted_expansion, only_expansions };
 
 bool is_expansion(const ast::WordPart& part) {
@@ -270,7 +274,10 @@ class Walker {
     site.statement = statement;
     site.context = context;
     site.view = view;
-    if (!command.words.empty()) site.program = program_name(command.words.front());
+    if (!command.words.empty()) {
+      std::optional<std::string> storage;
+      site.program = program_view(command.words.front(), storage);
+    }
     remember_option_variables(command, site.program, view);
     // `stdbuf -oL srun ...`, `timeout 11h srun ...`: the step is what runs.
     if (const size_t wrapped =
@@ -285,7 +292,11 @@ class Walker {
       // The program's name rules out nearly every command before the call is read.
       const size_t program =
           is_container_program(site.program) ? program_after_container(command.words, 0, site) : 0;
-      site.launcher = detect_launcher(command.words, program < command.words.size() ? program : 0);
+      // From the first word on, the site's program is its launcher name already.
+      const bool named = program == 0 && site.srun_word == 0 && !site.program.empty();
+      site.launcher =
+          named ? detect_named_launcher(command.words, 0, site.program)
+                : detect_launcher(command.words, program < command.words.size() ? program : 0);
       if (view == 0) site.nested_script = parse_line_shell_c(site, program);
     }
     const int nested = site.nested_script;
@@ -937,10 +948,11 @@ std::string_view launcher_name(const ast::Word& word, std::optional<std::string>
 
 }  // namespace
 
-LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
-  if (from >= words.size()) return {};
+namespace {
+
+LauncherCall detect_named_launcher(const std::vector<ast::Word>& words, size_t from,
+                                   std::string_view program) {
   std::optional<std::string> storage;
-  std::string_view program = launcher_name(words[from], storage);
   if (may_wrap_a_command(program)) {
     from = skip_command_wrappers(words, from);
     if (from >= words.size()) return {};
@@ -972,6 +984,14 @@ LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
     if (word->empty() || word->front() != '-') break;
   }
   return {Launcher::python, from, from + 1};
+}
+
+}  // namespace
+
+LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from) {
+  if (from >= words.size()) return {};
+  std::optional<std::string> storage;
+  return detect_named_launcher(words, from, launcher_name(words[from], storage));
 }
 
 bool is_shell_program(std::string_view program) { return is_shell(program); }
