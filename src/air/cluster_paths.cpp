@@ -398,6 +398,15 @@ std::vector<ClusterPathReport> describe_cluster_paths(const std::vector<ClusterP
   }
   std::vector<ClusterPathReport> out;
   for (const ClusterPath& p : paths) {
+    // Most uses are a root's later ones, counted at its first: no message is
+    // built for them.
+    size_t count = 0;
+    if (p.use == PathUse::argument) {
+      auto it =
+          std::find_if(uses.begin(), uses.end(), [&](const auto& u) { return u.first == p.root; });
+      if (it->second == 0) continue;  // reported at its first use
+      count = std::exchange(it->second, 0);
+    }
     Whereabouts at = whereabouts(p.root);
     if (p.in_container && p.root != "..") {
       // Singularity bound the cluster's storage in itself, or the image had it.
@@ -405,25 +414,23 @@ std::vector<ClusterPathReport> describe_cluster_paths(const std::vector<ClusterP
                  "), which singularity bound in, or from its image";
       at.why = ", neither of which an AI Runtime node has once the container is removed";
     }
-    const std::string command = "`" + std::string(p.program) + " " + std::string(p.written) + "`";
+    const auto command = [&] {
+      return "`" + std::string(p.program) + " " + std::string(p.written) + "`";
+    };
     switch (p.use) {
       case PathUse::change_directory:
         out.push_back({p.view, p.span,
-                       command + ": the directory is " + at.where + at.why +
+                       command() + ": the directory is " + at.where + at.why +
                            (p.root == ".." ? ""
                                            : "; the command starts in $CODE_SOURCE_PATH, the "
                                              "uploaded code_source.root_path"),
                        hint_for(p), at.code});
         break;
       case PathUse::source_file:
-        out.push_back(
-            {p.view, p.span, command + ": the file is " + at.where + at.why, hint_for(p), at.code});
+        out.push_back({p.view, p.span, command() + ": the file is " + at.where + at.why,
+                       hint_for(p), at.code});
         break;
       case PathUse::argument: {
-        auto it = std::find_if(uses.begin(), uses.end(),
-                               [&](const auto& u) { return u.first == p.root; });
-        if (it->second == 0) break;  // reported at its first use
-        const size_t count = std::exchange(it->second, 0);
         out.push_back(
             {p.view, p.span,
              "`" + std::string(p.written) + "` names a path " + at.where + at.why +
