@@ -61,9 +61,12 @@ bool is_listed_as_provided(std::string_view name) {
 }
 
 bool is_provided(std::string_view name) {
-  return !is_variable_name(name) || is_listed_as_provided(name) || is_runtime_variable(name) ||
+  // The prefixes before is_runtime_variable(), the dearer look, which most
+  // names ($SLURM_*) then skip.
+  return !is_variable_name(name) || is_listed_as_provided(name) ||
          std::any_of(kProvidedPrefixes.begin(), kProvidedPrefixes.end(),
-                     [&](std::string_view prefix) { return name.starts_with(prefix); });
+                     [&](std::string_view prefix) { return name.starts_with(prefix); }) ||
+         is_runtime_variable(name);
 }
 
 /// `${X:-8}`, `${X-}`, `${X:=8}`, `${X:+y}`, `${X:?msg}`, `${#X}`: the script

@@ -59,16 +59,19 @@ bool sets_own_arguments(const slurm::Site& site) {
   return !first || *first == "--" || (!first->starts_with('-') && !first->starts_with('+'));
 }
 
+/// 1-9, @, * and #: what follows the `$` (or `${`) of an argument. Asked at
+/// every `$` of the script: no memchr over a set of characters.
+bool is_argument_character(char c) {
+  return (c >= '1' && c <= '9') || c == '@' || c == '*' || c == '#';
+}
+
 /// Whether `text` has a `$` that could start one ($1, ${1...}, $@, $*, $#):
 /// nearly every script has none, and this byte scan spares the AST walk.
 bool may_read_arguments(std::string_view text) {
   for (size_t at = text.find('$'); at != std::string_view::npos; at = text.find('$', at + 1)) {
     size_t next = at + 1;
     if (next < text.size() && text[next] == '{') ++next;
-    if (next < text.size() &&
-        std::string_view("123456789@*#").find(text[next]) != std::string_view::npos) {
-      return true;
-    }
+    if (next < text.size() && is_argument_character(text[next])) return true;
   }
   return false;
 }
@@ -134,7 +137,8 @@ bool may_read_script_path(std::string_view text) {
   for (size_t at = text.find('$'); at != std::string_view::npos; at = text.find('$', at + 1)) {
     size_t next = at + 1;
     if (next < text.size() && text[next] == '{') ++next;
-    if (next < text.size() && (text[next] == '0' || text.substr(next, 11) == "BASH_SOURCE")) {
+    if (next < text.size() &&
+        (text[next] == '0' || (text[next] == 'B' && text.substr(next, 11) == "BASH_SOURCE"))) {
       return true;
     }
   }
