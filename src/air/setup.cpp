@@ -24,6 +24,9 @@ namespace {
 
 using slurm::Site;
 
+/// The shortest token looks_like_token() accepts: a 3-character prefix and 16 more.
+constexpr size_t kShortestToken = 19;
+
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ") {
   std::string out;
   for (const std::string& item : items) {
@@ -446,7 +449,7 @@ bool is_setup_command(const ast::Command& command, const std::string& program,
 bool looks_like_token(std::string_view value) {
   // The shortest token is a 3-character prefix and 16 more: most words are
   // shorter, and this runs on every word of the script.
-  if (value.size() < 19) return false;
+  if (value.size() < kShortestToken) return false;
   auto tail_is_token = [&](size_t from, size_t min) {
     if (value.size() < from + min) return false;
     return std::all_of(value.begin() + static_cast<std::ptrdiff_t>(from), value.end(), [](char c) {
@@ -1117,15 +1120,18 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
   report_replaced_search_paths(site, assignments);
   const bool exported = assignments.front().exported;
   // Moved up front, a value would reach commands before its line, and a
-  // second assignment or an `unset` later would apply from the start.
-  if (!variable_writes_) variable_writes_ = count_variable_writes(body_);
-  const bool set_once =
-      std::all_of(assignments.begin(), assignments.end(), [&](const Assignment& a) {
-        const auto found = variable_writes_->find(a.name);
-        return !is_shell_setting(a.name) && !is_search_path(a.name) &&
-               found != variable_writes_->end() && found->second == 1;
-      });
-  const bool movable = exported && top_level(site) && !after_first_launch && set_once &&
+  // second assignment or an `unset` later would apply from the start. Asked
+  // last: most assignments are not top-level exports, and the script's
+  // writes are counted only when one is.
+  const auto set_once = [&] {
+    if (!variable_writes_) variable_writes_ = count_variable_writes(body_);
+    return std::all_of(assignments.begin(), assignments.end(), [&](const Assignment& a) {
+      const auto found = variable_writes_->find(a.name);
+      return !is_shell_setting(a.name) && !is_search_path(a.name) &&
+             found != variable_writes_->end() && found->second == 1;
+    });
+  };
+  const bool movable = exported && top_level(site) && !after_first_launch && set_once() &&
                        site.command->span.begin < first_kept_source();
   bool others_literal = true;
   for (size_t i = 0; i < assignments.size(); ++i) {
