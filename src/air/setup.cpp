@@ -118,6 +118,9 @@ bool holds_credential(std::string_view name, std::string_view written,
     return looks_like_token(*literal) ||
            (is_secret_name(name) && could_be_credential(name, *literal));
   }
+  // The written characters are no more than `written`: too few for a token,
+  // they matter only under a secret name (rarely), and are worked out then.
+  if (written.size() < kShortestToken && !is_secret_name(name)) return false;
   const std::string own = written_characters(written);
   return looks_like_token(own) || (is_secret_name(name) && could_be_credential(name, own));
 }
