@@ -1392,6 +1392,30 @@ bool is_comment_credential(std::string_view text, size_t line_start, size_t from
   return has_digit && has_letter && names_a_secret(name) && could_be_credential(name, word);
 }
 
+/// The first run of kShortestToken or more token characters in
+/// text[from, end), or an empty span at `end`; text[from - 1] is not a token
+/// character. Such a run covers the character kShortestToken - 1 after each
+/// of its first ones: only that one is looked at, and when it is no token
+/// character the characters up to it are passed over at once.
+Span next_long_token_run(std::string_view text, size_t from, size_t end) {
+  while (from + kShortestToken <= end) {
+    const size_t probe = from + kShortestToken - 1;
+    if (!is_token_char(text[probe])) {
+      from = probe + 1;
+      continue;
+    }
+    size_t begin = probe;
+    while (begin > from && is_token_char(text[begin - 1])) --begin;
+    size_t to = probe + 1;
+    while (to < end && is_token_char(text[to])) ++to;
+    if (to - begin >= kShortestToken) {
+      return {static_cast<uint32_t>(begin), static_cast<uint32_t>(to)};
+    }
+    from = to + 1;
+  }
+  return {static_cast<uint32_t>(end), static_cast<uint32_t>(end)};
+}
+
 }  // namespace
 
 void SetupMapper::redact_tokens_in_comments() {
@@ -1402,14 +1426,11 @@ void SetupMapper::redact_tokens_in_comments() {
     // A comment starts a word; `$#` and `${#a[@]}` do not.
     if (at > 0 && text[at - 1] != ' ' && text[at - 1] != '\t' && text[at - 1] != '\n') continue;
     const size_t line_end = std::min(text.find('\n', at), static_cast<size_t>(script.window.end));
-    // Every credential is a run of 19 or more token characters: most
-    // comments have none, and are passed over a byte at a time.
-    for (size_t from = at + 1; from < line_end;) {
-      while (from < line_end && !is_token_char(text[from])) ++from;
-      size_t to = from;
-      while (to < line_end && is_token_char(text[to])) ++to;
-      const Span token{static_cast<uint32_t>(from), static_cast<uint32_t>(to)};
-      if (to - from >= 19 && is_comment_credential(text, at + 1, from, to) &&
+    // Every credential is a run of kShortestToken or more token characters:
+    // most comments have none.
+    for (Span token = next_long_token_run(text, at + 1, line_end); !token.empty();
+         token = next_long_token_run(text, token.end + 1, line_end)) {
+      if (is_comment_credential(text, at + 1, token.begin, token.end) &&
           std::find(result_.redactions.begin(), result_.redactions.end(), token) ==
               result_.redactions.end()) {
         result_.redactions.push_back(token);
@@ -1418,7 +1439,6 @@ void SetupMapper::redact_tokens_in_comments() {
                        "masked in the translation, but it was exposed in the script",
                        "rotate it and remove it from the script");
       }
-      from = to;
     }
     at = line_end;
   }
