@@ -457,13 +457,34 @@ bool is_setup_tool(std::string_view program) {
          program == "micromamba"sv;
 }
 
+namespace {
+
+/// module, ml, spack, conda, mamba, micromamba, vpkg_require, vpkg_devrequire.
+/// Asked of every command: the length rules out most.
+bool is_setup_program(std::string_view program) {
+  switch (program.size()) {
+    case 2:
+      return program == "ml"sv;
+    case 5:
+      return program == "spack"sv || program == "conda"sv || program == "mamba"sv;
+    case 6:
+      return program == "module"sv;
+    case 10:
+      return program == "micromamba"sv;
+    case 12:
+      return program == "vpkg_require"sv;
+    case 15:
+      return program == "vpkg_devrequire"sv;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 bool is_setup_command(const ast::Command& command, const std::string& program,
                       std::string_view view_text) {
-  if (contains({"module", "ml", "spack", "conda", "mamba", "micromamba", "vpkg_require",
-                "vpkg_devrequire"},
-               program)) {
-    return true;
-  }
+  if (is_setup_program(program)) return true;
   // A virtual environment's own function: its activation is removed, so it is not defined.
   if (program == "deactivate"sv) return command.words.size() == 1;
   if ((program == "source"sv || program == "."sv) && command.words.size() >= 2) {
