@@ -1641,17 +1641,35 @@ const DroppedOptionNote* dropped_option_note(std::string_view option) {
 
 }  // namespace
 
-void SetupMapper::report_container_engine(const Site& site, size_t start) {
-  const auto& words = site.command->words;
-  std::optional<std::string> storage;
-  // Asked of every command: the site's program is the first word's already.
-  const std::string_view engine =
-      start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
-  if (!contains({"docker", "podman", "nerdctl", "udocker", "enroot", "sarus", "ch-run",
-                 "charliecloud", "singularity", "apptainer"},
-                engine)) {
-    return;
+namespace {
+
+/// docker, podman, nerdctl, udocker, enroot, sarus, ch-run, charliecloud,
+/// singularity, apptainer. Asked of every command: the length rules out most.
+bool is_container_engine(std::string_view program) {
+  switch (program.size()) {
+    case 5:
+      return program == "sarus"sv;
+    case 6:
+      return program == "docker"sv || program == "podman"sv || program == "enroot"sv ||
+             program == "ch-run"sv;
+    case 7:
+      return program == "nerdctl"sv || program == "udocker"sv;
+    case 9:
+      return program == "apptainer"sv;
+    case 11:
+      return program == "singularity"sv;
+    case 12:
+      return program == "charliecloud"sv;
+    default:
+      return false;
   }
+}
+
+}  // namespace
+
+void SetupMapper::report_container_engine(const Site& site, size_t start, std::string_view engine) {
+  if (!is_container_engine(engine)) return;
+  const auto& words = site.command->words;
   const std::string subcommand =
       start + 1 < words.size() ? slurm::literal_value(words[start + 1]).value_or("") : "";
   const bool starts_command =
@@ -1760,12 +1778,9 @@ const ForeignRuntime* foreign_runtime(std::string_view program) {
 /// per runtime, at its first call. Not where an image replaces the
 /// environment (it may have the program) or the site profile maps the
 /// runtime's module.
-void SetupMapper::report_foreign_program(const Site& site, size_t start) {
+void SetupMapper::report_foreign_program(const Site& site, size_t start, std::string_view program) {
   if (options_.custom_image) return;
   const auto& words = site.command->words;
-  std::optional<std::string> storage;
-  const std::string_view program =
-      start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
   std::string runtime, module, what;
   if (const ForeignRuntime* known = foreign_runtime(program)) {
     if (options_.profile != nullptr && (profile::find_module(*options_.profile, known->module) ||
@@ -1898,15 +1913,18 @@ void SetupMapper::unwrap_container(const Site& site) {
                            : slurm::skip_command_wrappers(words, from);
   if (start >= words.size()) return;
   std::optional<std::string> storage;
-  if (slurm::program_view(words[start], storage) == "shifter") {
+  // Asked of every command: the site's program is the first word's already.
+  const std::string_view program =
+      start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
+  if (program == "shifter"sv) {
     unwrap_shifter(site, start);
     return;
   }
   const std::optional<ContainerCall> call = find_container_call(
       words, start, body_.views[site.view].text, body_.container_options_of(site));
   if (!call) {
-    report_container_engine(site, start);
-    report_foreign_program(site, start);
+    report_container_engine(site, start, program);
+    report_foreign_program(site, start, program);
     return;
   }
   if (call->image + 1 >= words.size()) {

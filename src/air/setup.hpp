@@ -135,7 +135,8 @@ class SetupMapper {
   void unwrap_shifter(const slurm::Site& site, size_t start);
   [[nodiscard]] std::string shifter_variable(const slurm::Site& site,
                                              const ContainerOption& option) const;
-  void report_container_engine(const slurm::Site& site, size_t start);
+  /// `engine`: the program of the command's words[start].
+  void report_container_engine(const slurm::Site& site, size_t start, std::string_view engine);
   /// `python3 -m venv env` / `virtualenv env` of an environment the script
   /// activates: removed with the activation; true when it was.
   bool remove_environment_creation(const slurm::Site& site);
@@ -145,7 +146,8 @@ class SetupMapper {
   /// `source DIR/bin/activate` (the word `target`) of an environment the
   /// script creates.
   bool activates_created_environment(std::string_view target);
-  void report_foreign_program(const slurm::Site& site, size_t start);
+  /// `program`: the program of the command's words[start].
+  void report_foreign_program(const slurm::Site& site, size_t start, std::string_view program);
   void report_unset_search_paths(const slurm::Site& site);
   /// (package, module as written) of the unmapped module whose program this is.
   [[nodiscard]] const std::pair<std::string, std::string>* unmapped_module_of(
