@@ -203,50 +203,55 @@ std::vector<std::string> module_names(std::string_view module) {
 /// are LAMMPS and Open MPI built for CUDA, not CUDA).
 std::vector<std::string> package_names(std::string_view module) {
   std::vector<std::string> names = module_names(module);
-  const auto category = [](std::string_view name) {
-    return contains({"devel", "lib", "libs", "library", "compiler", "compilers", "tools", "system",
-                     "lang", "math", "numlib", "ai", "ml", "apps", "soft", "software", "nvidia"},
-                    name);
-  };
+  static constexpr std::array kCategories = {
+      "devel"sv, "lib"sv,    "libs"sv, "library"sv,  "compiler"sv, "compilers"sv,
+      "tools"sv, "system"sv, "lang"sv, "math"sv,     "numlib"sv,   "ai"sv,
+      "ml"sv,    "apps"sv,   "soft"sv, "software"sv, "nvidia"sv};
   const size_t slash = module.find('/');
   if (slash == std::string_view::npos) return names;
   const std::string first = ascii_lower(module.substr(0, slash));
-  if (category(first)) return names;
+  if (contains(kCategories, first)) return names;
   std::erase_if(names, [&](const std::string& n) { return !first.starts_with(n); });
   return names;
 }
 
 /// Python 2 (`python/2.7.15`, `python2`, `Anaconda2`): the environment's
-/// Python is 3.
+/// Python is 3. Compared ignoring case, in place.
 bool is_python2_module(std::string_view module) {
-  const std::string name = ascii_lower(module);
   for (std::string_view prefix : {"python/2", "python-2", "python2", "anaconda2", "miniconda2"}) {
-    if (name.starts_with(prefix)) return true;
+    if (directives::detail::istarts_with(module, prefix)) return true;
   }
-  return name.find("/python/2") != std::string::npos;
+  return ascii_contains_ignoring_case(module, "/python/2");
 }
 
+// The module names below are asked of every name of every module loaded:
+// arrays, not initializer lists, which are built anew at each call.
+
 bool provided_by_runtime(std::string_view base) {
-  return contains({"cuda", "cudnn", "nccl", "cuda-toolkit", "cudatoolkit", "python", "python3",
-                   "pytorch", "torch", "aws-ofi-nccl", "nccl-plugin", "gpu", "cray-python"},
-                  base);
+  static constexpr std::array kNames = {
+      "cuda"sv,        "cudnn"sv,   "nccl"sv,       "cuda-toolkit"sv, "cudatoolkit"sv,
+      "python"sv,      "python3"sv, "pytorch"sv,    "torch"sv,        "aws-ofi-nccl"sv,
+      "nccl-plugin"sv, "gpu"sv,     "cray-python"sv};
+  return contains(kNames, base);
 }
 
 /// Python with conda: the environment has the Python, not the conda.
 bool is_python_distribution(std::string_view base) {
-  return contains({"anaconda", "anaconda3", "miniconda", "miniconda3", "miniforge", "miniforge3",
-                   "mamba", "micromamba", "conda"},
-                  base);
+  static constexpr std::array kNames = {"anaconda"sv,   "anaconda3"sv,  "miniconda"sv,
+                                        "miniconda3"sv, "miniforge"sv,  "miniforge3"sv,
+                                        "mamba"sv,      "micromamba"sv, "conda"sv};
+  return contains(kNames, base);
 }
 
 bool is_toolchain(std::string_view base) {
-  return contains(
-      {"gcc",        "gnu",           "intel",     "intel-oneapi", "llvm",     "clang",
-       "cmake",      "nvhpc",         "pgi",       "openmpi",      "mpich",    "mvapich2",
-       "intel-mpi",  "impi",          "hpcx",      "ucx",          "git",      "binutils",
-       "ninja",      "singularity",   "apptainer", "stdenv",       "2023",     "2024",
-       "prgenv-gnu", "prgenv-nvidia", "craype",    "cray-mpich",   "libfabric"},
-      base);
+  static constexpr std::array kNames = {
+      "gcc"sv,           "gnu"sv,      "intel"sv,      "intel-oneapi"sv, "llvm"sv,
+      "clang"sv,         "cmake"sv,    "nvhpc"sv,      "pgi"sv,          "openmpi"sv,
+      "mpich"sv,         "mvapich2"sv, "intel-mpi"sv,  "impi"sv,         "hpcx"sv,
+      "ucx"sv,           "git"sv,      "binutils"sv,   "ninja"sv,        "singularity"sv,
+      "apptainer"sv,     "stdenv"sv,   "2023"sv,       "2024"sv,         "prgenv-gnu"sv,
+      "prgenv-nvidia"sv, "craype"sv,   "cray-mpich"sv, "libfabric"sv};
+  return contains(kNames, base);
 }
 
 /// A requirements file the runtime can read: relative, under the code root.
@@ -847,7 +852,7 @@ void SetupMapper::map_evaluated_setup(const Site& eval, const Site& tool) {
 
 void SetupMapper::report_module(const Site& site) {
   const auto& words = site.command->words;
-  const std::string program = site.program;
+  const std::string& program = site.program;
   size_t first = 1;
   std::string sub;
   if (program.starts_with("vpkg_")) {  // VALET: `vpkg_require pkg/version ...`
