@@ -529,8 +529,11 @@ bool looks_like_token(std::string_view value) {
       return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
     });
   };
-  for (std::string_view prefix : {"hf_", "sk-", "ghp_", "gho_", "github_pat_", "glpat-", "xoxb-",
-                                  "xoxp-", "dapi", "wandb_v1_"}) {
+  // An array, not an initializer list, which would be built anew at each call.
+  static constexpr std::array kPrefixes = {"hf_"sv,         "sk-"sv,      "ghp_"sv,  "gho_"sv,
+                                           "github_pat_"sv, "glpat-"sv,   "xoxb-"sv, "xoxp-"sv,
+                                           "dapi"sv,        "wandb_v1_"sv};
+  for (std::string_view prefix : kPrefixes) {
     // The first character rules out most prefixes without a comparison call.
     if (value.front() == prefix.front() && value.starts_with(prefix) &&
         tail_is_token(prefix.size(), 16)) {
