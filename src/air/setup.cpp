@@ -1759,8 +1759,16 @@ const ForeignRuntime* foreign_runtime(std::string_view program) {
       {"fluent", "ANSYS Fluent", "ansys"},
       {"abaqus", "Abaqus", "abaqus"},
   }};
-  // Every command's program is looked up: one hash lookup by the name, and
-  // one by its part up to the first `_` or `.` (gmx_mpi -> gmx_).
+  // Every command's program is looked up: its first character rules out
+  // many (echo, torchrun, hostname) before any hashing, then one hash lookup
+  // by the name, and one by its part up to the first `_` or `.` (gmx_mpi -> gmx_).
+  static constexpr std::array<bool, 256> kFirstCharacters = [] {
+    std::array<bool, 256> table{};
+    for (const ForeignRuntime& r : kRuntimes)
+      table[static_cast<unsigned char>(r.program[0])] = true;
+    return table;
+  }();
+  if (program.empty() || !kFirstCharacters[static_cast<unsigned char>(program[0])]) return nullptr;
   static const std::unordered_map<std::string_view, const ForeignRuntime*> kByName = [] {
     std::unordered_map<std::string_view, const ForeignRuntime*> names;
     for (const ForeignRuntime& r : kRuntimes) names.emplace(r.program, &r);
