@@ -1516,7 +1516,8 @@ void SetupMapper::hide_secret_in_value(const Site& site, const ast::Word& word,
   if (scheme == std::string_view::npos) {
     if (looks_like_token(arg)) {
       replace_word_with_secret(site, word, arg, 0, arg.size(), "API_TOKEN");
-    } else if (!slurm::is_declaration_builtin(site.program)) {
+    } else if (arg.find('=') != std::string_view::npos &&  // most words assign nothing
+               !slurm::is_declaration_builtin(site.program)) {
       hide_assigned_secret(site, word, arg);
     }
     return;
