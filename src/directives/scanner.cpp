@@ -68,6 +68,18 @@ bool options_follow(std::string_view text, size_t pos) {
   return pos < text.size() && text[pos] == '-';
 }
 
+/// True when `text` holds `#SBATCH`, `#PBS` or `#BSUB` anywhere: the only
+/// markers a line after the first command is read or reported for.
+bool mentions_directive_magic(std::string_view text) {
+  for (size_t at = text.find('#'); at != std::string_view::npos; at = text.find('#', at + 1)) {
+    const std::string_view rest = text.substr(at);
+    if (rest.starts_with(kMagic) || rest.starts_with("#PBS") || rest.starts_with("#BSUB")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool is_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 
 /// Remembers heredoc delimiters of command lines so that `#SBATCH` lines
@@ -143,7 +155,7 @@ class Scanner {
   void for_each_line(Visit visit) {
     size_t pos = text_.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // reported already; read on
     uint32_t number = 0;
-    while (pos < text_.size()) {
+    while (pos < text_.size() && !scan_finished_) {
       size_t end = text_.find('\n', pos);
       const bool has_newline = end != std::string_view::npos;
       if (!has_newline) end = text_.size();
@@ -184,6 +196,9 @@ class Scanner {
     first_command_ = line;
     result_.body_offset = line.begin;
     heredocs_.scan_command(line.text);
+    // Most bodies name no directive at all: then the lines after the first
+    // command can neither be reported nor translated, and need no visit.
+    scan_finished_ = !mentions_directive_magic(text_.substr(line.begin));
   }
 
   // --- directive lines -------------------------------------------------------
@@ -544,6 +559,7 @@ class Scanner {
   ScanResult result_;
   std::vector<Component> components_;
   bool in_header_ = true;
+  bool scan_finished_ = false;  // no later line can change the result
   Line first_command_;
   HeredocTracker heredocs_;
   std::vector<bool> failed_words_;  // per word of the component being parsed
