@@ -6,7 +6,6 @@
 // attached, and parsing stops at the first word that is not an option.
 #include <algorithm>
 #include <string>
-#include <unordered_map>
 
 #include "directives/directives.hpp"
 #include "directives/text_util.hpp"
@@ -257,14 +256,20 @@ class Parser {
 }  // namespace
 
 void mark_overridden(std::span<Option> options) {
-  std::unordered_map<std::string_view, size_t> last;
-  for (size_t k = 0; k < options.size(); ++k) {
-    options[k].overridden = false;
-    if (option_accumulates(*options[k].spec)) continue;
-    auto [it, inserted] = last.try_emplace(options[k].name(), k);
-    if (!inserted) {
-      options[it->second].overridden = true;
-      it->second = k;
+  // From the end back, an option is overridden when its name was seen
+  // already. `seen` holds distinct names, at most one per row of the option
+  // table, so the linear search stays bounded; for the few options of a
+  // script it is much cheaper than hashing every name into a map.
+  std::vector<std::string_view> seen;
+  seen.reserve(options.size());
+  for (auto option = options.rbegin(); option != options.rend(); ++option) {
+    option->overridden = false;
+    if (option_accumulates(*option->spec)) continue;
+    const std::string_view name = option->name();
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+      option->overridden = true;
+    } else {
+      seen.push_back(name);
     }
   }
 }

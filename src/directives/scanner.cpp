@@ -436,22 +436,26 @@ class Scanner {
   void parse_components() {
     for (size_t c = 0; c < components_.size(); ++c) {
       const size_t first_option = result_.options.size();
-      parse_component(components_[c], static_cast<int>(c));
+      const size_t stretches = parse_component(components_[c], static_cast<int>(c));
       std::span<Option> options(result_.options.data() + first_option,
                                 result_.options.size() - first_option);
       // Last one wins within the component: parse_options() marked only
       // within each stretch of words it parsed.
-      mark_overridden(options);
+      if (stretches > 1) mark_overridden(options);
       Diagnostics conflicts = check_exclusive_options(options);
       result_.diagnostics.insert(result_.diagnostics.end(), conflicts.begin(), conflicts.end());
     }
   }
 
-  void parse_component(const Component& component, int index) {
+  /// Returns how many stretches of words parse_options() read (stray words
+  /// split the component).
+  size_t parse_component(const Component& component, int index) {
     const std::span<const Word> words(component.words);
     failed_words_.assign(words.size(), false);
     size_t start = 0;
+    size_t stretches = 0;
     while (start < words.size()) {
+      ++stretches;
       OptionParse parse = parse_options(words.subspan(start), sbatch_options());
       const size_t options_before = result_.options.size();
       for (Option& option : parse.options) {
@@ -467,6 +471,7 @@ class Scanner {
       if (stray >= words.size()) break;
       start = report_stray_words(component, stray, options_before);
     }
+    return stretches;
   }
 
   /// sbatch's "Invalid directive found in batch script": one diagnostic per
