@@ -130,6 +130,10 @@ struct ScanResult {
 /// body's offset in the file. Unmatched quotes are reported.
 [[nodiscard]] std::vector<Word> tokenize_directive(std::string_view body, uint32_t base,
                                                    Diagnostics& diagnostics);
+/// tokenize_directive() appending to `words`, which the scanner keeps for a
+/// whole het component.
+void append_directive_words(std::string_view body, uint32_t base, Diagnostics& diagnostics,
+                            std::vector<Word>& words);
 
 /// sbatch/srun's fatal combinations (spec §1.7: --mem/--mem-per-cpu/--mem-per-gpu,
 /// --gpus-per-node with --gres=gpu, --exclusive with --oversubscribe, -c with

@@ -212,13 +212,13 @@ class Scanner {
       return;
     }
     const uint32_t base = line.begin + static_cast<uint32_t>(magic_length);
-    std::vector<Word> words = tokenize_directive(body, base, result_.diagnostics);
     Component& component = components_.back();
-    for (size_t k = 0; k < words.size(); ++k) {
-      const bool glued =
-          k == 0 && !body.empty() && !is_space(body[0]) && words[k].span.begin == base;
+    const size_t first_word = component.words.size();
+    append_directive_words(body, base, result_.diagnostics, component.words);
+    for (size_t k = first_word; k < component.words.size(); ++k) {
+      const bool glued = k == first_word && !body.empty() && !is_space(body[0]) &&
+                         component.words[k].span.begin == base;
       component.origins.push_back({line.number, glued});
-      component.words.push_back(std::move(words[k]));
     }
   }
 

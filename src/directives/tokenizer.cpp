@@ -3,6 +3,7 @@
 // No expansion of any kind; quotes group and are removed, a backslash makes
 // the next byte literal, an unquoted `#` ends the line. Two quirks matter:
 // an empty word (`""`) and a mid-line `hetjob` both end the line silently.
+#include <array>
 #include <string>
 
 #include "directives/directives.hpp"
@@ -12,6 +13,19 @@ namespace s2a::directives {
 namespace {
 
 using detail::is_space;
+
+/// Bytes that stand for themselves in a word: not blank, `\\`, a quote or `#`.
+/// A table, as every byte of every directive goes through this test.
+constexpr std::array<bool, 256> kOrdinary = [] {
+  std::array<bool, 256> table{};
+  for (size_t c = 0; c < table.size(); ++c) {
+    const char byte = static_cast<char>(c);
+    table[c] = !is_space(byte) && byte != '\\' && byte != '"' && byte != '\'' && byte != '#';
+  }
+  return table;
+}();
+
+bool is_ordinary(char c) { return kOrdinary[static_cast<unsigned char>(c)]; }
 
 /// `hetjob`/`packjob` (any case) followed by whitespace or the end.
 bool starts_with_separator(std::string_view rest) {
@@ -45,14 +59,11 @@ size_t read_word(std::string_view body, size_t pos, uint32_t base, Word& word, c
       word.offsets.push_back(word.span.begin + static_cast<uint32_t>(k));
     }
   };
-  const auto ordinary = [](char c) {
-    return !is_space(c) && c != '\\' && c != '"' && c != '\'' && c != '#';
-  };
   while (pos < body.size() && (quote != '\0' || !is_space(body[pos]))) {
-    if (verbatim && quote == '\0' && !literal && ordinary(body[pos])) {
+    if (verbatim && quote == '\0' && !literal && is_ordinary(body[pos])) {
       // The common case, `--nodes=2`: a run of plain bytes, copied at once.
       size_t run = pos + 1;
-      while (run < body.size() && ordinary(body[run])) ++run;
+      while (run < body.size() && is_ordinary(body[run])) ++run;
       word.text.append(body.substr(pos, run - pos));
       pos = run;
       continue;
@@ -110,6 +121,13 @@ uint32_t Word::source_offset(size_t index) const {
 std::vector<Word> tokenize_directive(std::string_view body, uint32_t base,
                                      Diagnostics& diagnostics) {
   std::vector<Word> words;
+  append_directive_words(body, base, diagnostics, words);
+  return words;
+}
+
+void append_directive_words(std::string_view body, uint32_t base, Diagnostics& diagnostics,
+                            std::vector<Word>& words) {
+  const size_t words_before = words.size();
   size_t pos = 0;
   while (true) {
     while (pos < body.size() && is_space(body[pos])) ++pos;
@@ -117,7 +135,7 @@ std::vector<Word> tokenize_directive(std::string_view body, uint32_t base,
     const std::string_view rest = body.substr(pos);
     if (starts_with_separator(rest)) {
       // get_argument() blanks the word and then finds no word: the line ends.
-      if (!words.empty()) {
+      if (words.size() > words_before) {
         const size_t len = detail::istarts_with(rest, "hetjob") ? 6 : 7;
         diagnostics.push_back(
             {Code::directive_words_dropped, span_at(base, pos, body.size()),
@@ -140,7 +158,8 @@ std::vector<Word> tokenize_directive(std::string_view body, uint32_t base,
     }
     if (body[pos] == '#') break;  // trailing comment
 
-    Word word;
+    // Read in place at the end of `words`; taken back if it turns out empty.
+    Word& word = words.emplace_back();
     word.span.begin = base + static_cast<uint32_t>(pos);
     char open_quote = '\0';
     const size_t end = read_word(body, pos, base, word, open_quote);
@@ -153,6 +172,7 @@ std::vector<Word> tokenize_directive(std::string_view body, uint32_t base,
            std::string("close the quote with a matching `") + open_quote + "`"});
     }
     if (word.text.empty()) {
+      words.pop_back();
       // get_argument() returns "no more words" for a word with no bytes.
       size_t next = end;
       while (next < body.size() && is_space(body[next])) ++next;
@@ -165,12 +185,10 @@ std::vector<Word> tokenize_directive(std::string_view body, uint32_t base,
            "remove the empty quotes, or put something between them"});
       break;
     }
-    words.push_back(std::move(word));
     if (end >= body.size() || open_quote != '\0') break;
     pos = end;
     if (body[pos] == '#') break;  // `--time=10#comment`: the word ended at the `#`
   }
-  return words;
 }
 
 }  // namespace s2a::directives
