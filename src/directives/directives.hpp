@@ -7,6 +7,7 @@
 // the option engine is shared with srun lines found in the body.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "diag/diagnostic.hpp"
+#include "directives/name_map.hpp"
 
 namespace s2a::directives {
 
@@ -57,8 +59,9 @@ class OptionTable {
 
  private:
   std::span<const OptionSpec> specs_;
-  // Every directive looks up its name: a binary search, not a scan of ~200 specs.
-  std::vector<const OptionSpec*> by_long_name_;
+  // Every directive looks up its name: a hash lookup, not a scan of ~200 specs.
+  NameMap<const OptionSpec*> by_long_name_;
+  std::array<const OptionSpec*, 256> by_short_name_{};  // the first spec of each letter
 };
 
 [[nodiscard]] const OptionTable& sbatch_options();

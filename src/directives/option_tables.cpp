@@ -4,7 +4,6 @@
 // named in spec/slurm-sbatch.md) plus the SPANK plugins people use for
 // training (pyxis, shifter, CSCS) and options older releases had. Prefix
 // ambiguity depends on the table being complete, hence the hidden ones too.
-#include <algorithm>
 #include <vector>
 
 #include "directives/directives.hpp"
@@ -276,27 +275,21 @@ std::vector<OptionSpec> specs_for(Programs program) {
 }  // namespace
 
 OptionTable::OptionTable(std::span<const OptionSpec> specs) : specs_(specs) {
-  by_long_name_.reserve(specs.size());
-  for (const OptionSpec& spec : specs) by_long_name_.push_back(&spec);
-  // Stable: of two specs with one long name, the first in the table wins, as before.
-  std::stable_sort(
-      by_long_name_.begin(), by_long_name_.end(),
-      [](const OptionSpec* a, const OptionSpec* b) { return a->long_name < b->long_name; });
+  // Of two specs with one long name, the first in the table wins.
+  for (const OptionSpec& spec : specs) {
+    by_long_name_.try_emplace(spec.long_name, &spec);
+    auto& by_letter = by_short_name_[static_cast<unsigned char>(spec.short_name)];
+    if (spec.short_name != 0 && by_letter == nullptr) by_letter = &spec;
+  }
 }
 
 const OptionSpec* OptionTable::find(std::string_view long_name) const {
-  const auto it = std::lower_bound(
-      by_long_name_.begin(), by_long_name_.end(), long_name,
-      [](const OptionSpec* spec, std::string_view name) { return spec->long_name < name; });
-  return it != by_long_name_.end() && (*it)->long_name == long_name ? *it : nullptr;
+  const auto it = by_long_name_.find(long_name);
+  return it == by_long_name_.end() ? nullptr : it->second;
 }
 
 const OptionSpec* OptionTable::find_short(char short_name) const {
-  if (short_name == 0) return nullptr;
-  const auto it = std::find_if(specs_.begin(), specs_.end(), [&](const OptionSpec& spec) {
-    return spec.short_name == short_name;
-  });
-  return it == specs_.end() ? nullptr : &*it;
+  return by_short_name_[static_cast<unsigned char>(short_name)];
 }
 
 const OptionTable& sbatch_options() {

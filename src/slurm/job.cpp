@@ -289,9 +289,10 @@ std::optional<Sourced<std::vector<std::string>>> read_mail_types(const directive
 
 Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
   Job job;
+  job.final_options.reserve(scan.options.size());
   for (const Option& option : scan.options) {
     if (option.component == 0 && !option.overridden) {
-      job.final_options[option.name()] = &option;
+      job.final_options.insert_or_assign(option.name(), &option);
     }
   }
   report_overridden(scan, job, diagnostics);

@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "diag/diagnostic.hpp"
@@ -64,7 +63,7 @@ struct Job {
 
   /// The final occurrence of every option of component 0, by canonical name.
   /// Keys view the static option tables.
-  std::unordered_map<std::string_view, const directives::Option*> final_options;
+  directives::NameMap<const directives::Option*> final_options;
   /// final_options' entry for `option_name`, or nullptr.
   [[nodiscard]] const directives::Option* final_option(std::string_view option_name) const;
 
