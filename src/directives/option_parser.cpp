@@ -83,6 +83,7 @@ class Parser {
   Parser(std::span<const Word> words, const OptionTable& table) : words_(words), table_(table) {}
 
   OptionParse run() {
+    result_.options.reserve(words_.size());  // about one option per word
     size_t i = 0;
     while (i < words_.size()) {
       const std::string& text = words_[i].text;
@@ -106,7 +107,9 @@ class Parser {
     const std::string_view name = body.substr(0, eq);
     const bool attached = eq != std::string_view::npos;
     const Span name_span{word.span.begin, attached ? word.source_offset(2 + eq) : word.span.end};
-    const std::string spelling = "--" + std::string(name);
+    std::string spelling;
+    spelling.reserve(2 + name.size());
+    spelling.append("--").append(name);
 
     const LongMatch match = match_long(table_, name);
     if (match.spec == nullptr) {
@@ -188,7 +191,7 @@ class Parser {
     return i + 1;
   }
 
-  void record(Option option) {
+  void record(Option&& option) {
     describe_origin(option);
     result_.options.push_back(std::move(option));
   }
