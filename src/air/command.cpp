@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_set>
 
@@ -1314,13 +1315,16 @@ class CommandMapper final : public CommandEditor {
     const uint64_t total = compute_.nodes * gpus;
     if (gpus == 0) return;
     const ValueReader reader(variables_, compute_);
-    const LiteralCounts counts(find_literal_counts(body_));
+    // Most scripts have no option that names a variable: the literal counts
+    // (a walk over every top-level assignment) are found on first need.
+    std::optional<LiteralCounts> counts;
     std::set<const LiteralCount*> done;
     for (const ProcessCountOption& option : find_process_count_options(body_, reader)) {
       const uint32_t at = option.span.begin;
       std::string fed_by;
       for (const CountReference& ref : option.references) {
-        const LiteralCount* count = counts.at(ref.name, at);
+        if (!counts) counts.emplace(find_literal_counts(body_));
+        const LiteralCount* count = counts->at(ref.name, at);
         if (count == nullptr || variables_.lookup(ref.name, at).number != count->number) continue;
         fed_by += (fed_by.empty() ? "" : ", ") + ref.name + "=" + std::to_string(*count->number);
         if (is_runtime_variable(ref.name) || !done.insert(count).second) continue;

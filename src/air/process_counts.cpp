@@ -16,6 +16,8 @@
 namespace s2a::air {
 namespace {
 
+using std::string_view_literals::operator""sv;
+
 bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 
 std::optional<uint64_t> to_count(std::string_view text) {
@@ -35,10 +37,10 @@ bool same_option_name(std::string_view written, std::string_view name) {
 
 /// Which options count processes, and whether per node or in total.
 std::optional<bool> count_option_is_total(std::string_view written) {
-  for (std::string_view name : {"nproc_per_node", "num_gpus", "npernode"}) {
+  for (std::string_view name : {"nproc_per_node"sv, "num_gpus"sv, "npernode"sv}) {
     if (same_option_name(written, name)) return false;
   }
-  for (std::string_view name : {"num_processes", "np"}) {
+  for (std::string_view name : {"num_processes"sv, "np"sv}) {
     if (same_option_name(written, name)) return true;
   }
   return std::nullopt;
@@ -301,6 +303,10 @@ std::vector<ProcessCountOption> find_process_count_options(const slurm::Body& bo
       size_t j = i;
       while (j < end && text[j] == '-') ++j;
       if (j - i > 2) continue;
+      // Every count option's name starts with `n`: most dashes end here. (A
+      // dash inside the name is never an option start: a name character or
+      // a dash is before it.)
+      if (j >= end || text[j] != 'n') continue;
       const size_t name_begin = j;
       while (j < end && (is_variable_name_char(text[j]) || text[j] == '-')) ++j;
       const std::optional<bool> total =
