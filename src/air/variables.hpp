@@ -38,9 +38,11 @@ struct VariableRule {
 /// Variables AI Runtime sets on every node; assigning them would fight it.
 [[nodiscard]] bool is_runtime_variable(std::string_view name);
 
-/// A character of a shell NAME: [A-Za-z0-9_]. Inline: scanners call it per byte.
+/// A character of a shell NAME: [A-Za-z0-9_]. Inline: scanners call it per
+/// byte, so ASCII ranges rather than a call to isalnum (the same set: the
+/// program never leaves the C locale).
 inline bool is_variable_name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 /// A shell NAME: [A-Za-z_][A-Za-z0-9_]*.
