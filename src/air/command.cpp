@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
@@ -138,18 +139,56 @@ struct IndentedLine {
   bool blank = true;  // only blanks and carriage returns
 };
 
-IndentedLine indented_line_at(std::string_view text, size_t start) {
-  size_t end = text.find('\n', start);
-  if (end == std::string_view::npos) end = text.size();
-  IndentedLine line{text.substr(start, end - start)};
-  const std::string_view t = line.text;
-  while (line.indent < t.size() && (t[line.indent] == ' ' || t[line.indent] == '\t')) {
+IndentedLine indented_line(std::string_view text) {
+  IndentedLine line{text};
+  while (line.indent < text.size() && (text[line.indent] == ' ' || text[line.indent] == '\t')) {
     ++line.indent;
   }
-  for (size_t i = line.indent; i < t.size() && line.blank; ++i) {
-    line.blank = t[i] == ' ' || t[i] == '\t' || t[i] == '\r';
+  for (size_t i = line.indent; i < text.size() && line.blank; ++i) {
+    line.blank = text[i] == ' ' || text[i] == '\t' || text[i] == '\r';
   }
   return line;
+}
+
+/// Where the line starting at `start` ends (its newline, or the end of the text).
+size_t line_end_at(std::string_view text, size_t start) {
+  if (start >= text.size()) return text.size();
+  const void* newline = std::memchr(text.data() + start, '\n', text.size() - start);
+  return newline == nullptr ? text.size()
+                            : static_cast<size_t>(static_cast<const char*>(newline) - text.data());
+}
+
+/// What dedent() needs to know of the lines of a text.
+struct LineShape {
+  size_t indent = std::string_view::npos;  // shared by the non-blank lines
+  size_t first = std::string_view::npos;   // where the first non-blank line starts
+  size_t last_end = 0;                     // where the last non-blank line ends
+  bool blanks_to_drop = false;  // a blank line after the first holds blanks (it is written empty)
+};
+
+/// One pass over the lines of the whole command. Most lines start with
+/// neither a blank nor a carriage return: non-blank and unindented, told
+/// by their first byte.
+LineShape measure_lines(std::string_view text) {
+  LineShape shape;
+  for (size_t start = 0; start <= text.size();) {
+    const size_t end = line_end_at(text, start);
+    if (start < end) {
+      const char c = text[start];
+      const IndentedLine line = c == ' ' || c == '\t' || c == '\r'
+                                    ? indented_line(text.substr(start, end - start))
+                                    : IndentedLine{text.substr(start, end - start), 0, false};
+      if (!line.blank) {
+        shape.indent = std::min(shape.indent, line.indent);
+        if (shape.first == std::string_view::npos) shape.first = start;
+        shape.last_end = end;
+      } else if (shape.first != std::string_view::npos) {
+        shape.blanks_to_drop = true;
+      }
+    }
+    start = end + 1;
+  }
+  return shape;
 }
 
 /// Removes the indentation shared by all non-blank lines and the blank lines
@@ -157,34 +196,21 @@ IndentedLine indented_line_at(std::string_view text, size_t start) {
 /// It runs on the whole command: one pass measures the lines; a command with no
 /// shared indentation is then copied whole, any other line by line.
 std::string dedent(std::string_view text) {
-  size_t indent = std::string_view::npos;  // shared by the non-blank lines
-  size_t first = std::string_view::npos;   // where the first non-blank line starts
-  size_t last_end = 0;                     // where the last non-blank line ends
-  bool blanks_to_drop = false;  // a blank line after the first holds blanks (it is written empty)
-  for (size_t start = 0; start <= text.size();) {
-    const IndentedLine line = indented_line_at(text, start);
-    if (!line.blank) {
-      indent = std::min(indent, line.indent);
-      if (first == std::string_view::npos) first = start;
-      last_end = start + line.text.size();
-    } else if (first != std::string_view::npos && !line.text.empty()) {
-      blanks_to_drop = true;
-    }
-    start += line.text.size() + 1;
-  }
+  const LineShape shape = measure_lines(text);
   std::string out;
-  if (first == std::string_view::npos) return out;
-  out.reserve(last_end - first + 1);
-  if (indent == 0 && !blanks_to_drop) {  // the usual command: copied whole
-    out.append(text.substr(first, last_end - first));
+  if (shape.first == std::string_view::npos) return out;
+  out.reserve(shape.last_end - shape.first + 1);
+  if (shape.indent == 0 && !shape.blanks_to_drop) {  // the usual command: copied whole
+    out.append(text.substr(shape.first, shape.last_end - shape.first));
     out.push_back('\n');
     return out;
   }
-  for (size_t start = first; start <= last_end;) {
-    const IndentedLine line = indented_line_at(text, start);
-    if (!line.blank) out.append(line.text.substr(indent));
+  for (size_t start = shape.first; start <= shape.last_end;) {
+    const size_t end = line_end_at(text, start);
+    const IndentedLine line = indented_line(text.substr(start, end - start));
+    if (!line.blank) out.append(line.text.substr(shape.indent));
     out.push_back('\n');
-    start += line.text.size() + 1;
+    start = end + 1;
   }
   return out;
 }
