@@ -3219,6 +3219,10 @@ class CommandMapper final : public CommandEditor {
 
   void rewrite_variables(const Site& site) {
     const ast::Command& command = *site.command;
+    if (!writes_slurm(site)) {  // most commands: only a here-document may hold one
+      for (const auto& redirect : command.redirects) rewrite_heredoc(site, redirect);
+      return;
+    }
     for (const ast::Word& word : command.words) rewrite_parts(site, word.parts);
     if (site.program == "let"sv) {
       for (size_t i = 1; i < command.words.size(); ++i) {
@@ -3233,6 +3237,25 @@ class CommandMapper final : public CommandEditor {
       rewrite_parts(site, redirect.target.parts);
       rewrite_heredoc(site, redirect);
     }
+  }
+
+  /// Whether `SLURM` is written in the command's words, assignments or
+  /// redirection targets. Every name the rewrites below rename or report is
+  /// written there whole (a part lies inside its word), so a command without
+  /// it (most) is passed over without walking its parts.
+  bool writes_slurm(const Site& site) const {
+    const ast::Command& command = *site.command;
+    uint32_t begin = UINT32_MAX;
+    uint32_t end = 0;
+    const auto cover = [&](Span span) {
+      begin = std::min(begin, span.begin);
+      end = std::max(end, span.end);
+    };
+    for (const ast::Word& word : command.words) cover(word.span);
+    for (const ast::Assignment& a : command.assignments) cover(a.span);
+    for (const ast::Redirect& redirect : command.redirects) cover(redirect.target.span);
+    return begin < end &&
+           source(site.view, Span{begin, end}).find("SLURM") != std::string_view::npos;
   }
 
   /// `[[ $SLURM_NODEID == 0 ]]`, `case $SLURM_PROCID in`, `for i in $X`,
@@ -3282,6 +3305,8 @@ class CommandMapper final : public CommandEditor {
   /// `#SBATCH` lines of its own (submitted with sbatch, reported there).
   void rewrite_heredoc(const Site& site, const ast::Redirect& redirect) {
     const std::string_view body = source(site.view, redirect.heredoc_body);
+    // Its parts lie in the body: without `SLURM` there is nothing to rename.
+    if (body.find("SLURM") == std::string_view::npos) return;
     const bool job_script =
         body.starts_with("#SBATCH") || body.find("\n#SBATCH") != std::string_view::npos;
     rewrite_parts(site, redirect.heredoc_parts, !job_script);
