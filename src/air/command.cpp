@@ -470,12 +470,7 @@ class CommandMapper final : public CommandEditor {
     const size_t after_code = after.find_first_not_of(" \t;");
     const bool alone_after = after_code == std::string_view::npos || after[after_code] == '#';
     if (site.statement && alone_before && alone_after && !site.statement->background) {
-      std::string commented = "# [slurm2air] ";
-      for (char c : shown.empty() ? source(view, span) : shown) {
-        commented.push_back(c);
-        if (c == '\n') commented += "# ";
-      }
-      replace(view, span, commented, reason);
+      replace(view, span, as_comment(shown.empty() ? source(view, span) : shown), reason);
       commented_out_.emplace(view, span.begin);
     } else {
       // A comment would end the line for the statements beside it; a quoted
@@ -484,6 +479,24 @@ class CommandMapper final : public CommandEditor {
       replace(view, site.command->span, ": " + single_quote("[slurm2air] " + std::string(removed)),
               reason);
     }
+  }
+
+  /// `text` as a comment of the translation: each of its lines after `# `.
+  /// Appended a line at a time: a removed statement may span many lines.
+  static std::string as_comment(std::string_view text) {
+    std::string commented = "# [slurm2air] ";
+    commented.reserve(commented.size() + text.size());
+    for (size_t start = 0; start < text.size();) {
+      const size_t newline = text.find('\n', start);
+      if (newline == std::string_view::npos) {
+        commented.append(text.substr(start));
+        break;
+      }
+      commented.append(text.substr(start, newline + 1 - start));
+      commented += "# ";
+      start = newline + 1;
+    }
+    return commented;
   }
 
   /// `then`, `else`, `do` and `{` need a command: a block whose every
