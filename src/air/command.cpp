@@ -59,6 +59,10 @@ std::string_view site_mpi_launcher(std::string_view program) {
 /// sites' job-statistics reports built on them: Princeton's `jobstats`,
 /// `jobinfo`, Melbourne's `my-job-stats`, MSU's powertools `js -j ID`.
 bool only_reports_on_slurm(std::string_view program, const ast::Command& command) {
+  // Every site asks: the first letter rules out most programs before the names.
+  if (program.empty() || std::string_view("sjmr").find(program.front()) == std::string_view::npos) {
+    return false;
+  }
   if (program == "scontrol") {  // not `show hostnames`: it has a translation
     return command.words.size() >= 2 && slurm::literal_is(command.words[1], "show") &&
            !is_host_list_command(command);
@@ -978,7 +982,7 @@ class CommandMapper final : public CommandEditor {
         for (const ast::Assignment& a : command.assignments) {
           record_own_slurm_name(site.view, a.name, a.span.end, always_runs);
         }
-      } else if (slurm::is_declaration_builtin(site.program)) {
+      } else if (command.words.size() > 1 && slurm::is_declaration_builtin(site.program)) {
         for (size_t i = 1; i < command.words.size(); ++i) {
           const Span span = command.words[i].span;
           const std::string_view written = source(site.view, span);
@@ -3554,7 +3558,8 @@ class CommandMapper final : public CommandEditor {
         check(a.name, a.elements.front().span);
       }
     }
-    if (!slurm::is_declaration_builtin(site.program)) return;
+    // The name is asked only of a command with operands: most have none.
+    if (command.words.size() < 2 || !slurm::is_declaration_builtin(site.program)) return;
     for (size_t i = 1; i < command.words.size(); ++i) {
       const Span span = command.words[i].span;
       const std::string_view written = source(site.view, span);
