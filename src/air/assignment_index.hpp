@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <functional>
 #include <iterator>
-#include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace s2a::air {
@@ -22,7 +22,7 @@ template <class Value>
 class AssignmentIndex {
  public:
   void add(std::string name, uint32_t at, Value value) {
-    Assignments& assignments = names_[std::move(name)];
+    Assignments& assignments = names_.try_emplace(std::move(name)).first->second;
     if (!assignments.entries.empty() && at < assignments.entries.back().at) {
       assignments.by_offset = false;
     }
@@ -54,7 +54,13 @@ class AssignmentIndex {
     std::vector<Entry> entries;
     bool by_offset = true;
   };
-  std::map<std::string, Assignments, std::less<>> names_;
+  // Hashed, looked up by string_view: a script records thousands of names,
+  // nearly all once, and a tree paid a string comparison per level for each.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  std::unordered_map<std::string, Assignments, NameHash, std::equal_to<>> names_;
 };
 
 }  // namespace s2a::air
