@@ -35,7 +35,8 @@ struct byte_run_parser : x3::parser<byte_run_parser> {
   using attribute_type = x3::unused_type;
   static constexpr bool has_attribute = false;
 
-  constexpr byte_run_parser(std::string_view members, bool inside) : set(members), inside(inside) {}
+  constexpr byte_run_parser(std::string_view members, bool take_members)
+      : set(members), inside(take_members) {}
 
   template <class Iterator, class Context, class RContext, class Attribute>
   bool parse(Iterator& first, const Iterator& last, const Context&, RContext&, Attribute&) const {
@@ -58,7 +59,7 @@ struct skip_to_parser : x3::parser<skip_to_parser> {
   using attribute_type = x3::unused_type;
   static constexpr bool has_attribute = false;
 
-  constexpr explicit skip_to_parser(char c) : c(c) {}
+  constexpr explicit skip_to_parser(char stop) : c(stop) {}
 
   template <class Iterator, class Context, class RContext, class Attribute>
   bool parse(Iterator& first, const Iterator& last, const Context&, RContext&, Attribute&) const {

@@ -117,42 +117,6 @@ std::string written_characters(std::string_view word) {
   return out;
 }
 
-/// Whether `name` holds, in any case, one of the words every secret name and
-/// secret option holds (token, key, secret, passw, credential: see
-/// may_name_secret_option). Names are asked of every assignment and option,
-/// and nearly all have none: one pass here spares them is_secret_name()'s
-/// and may_name_secret_option()'s several.
-bool holds_secret_word(std::string_view name) {
-  for (size_t i = 0; i < name.size(); ++i) {
-    const std::string_view rest = name.substr(i);
-    switch (name[i] | 0x20) {  // lower case, for letters
-      case 't':
-        if (directives::detail::istarts_with(rest, "token")) return true;
-        break;
-      case 'k':
-        if (directives::detail::istarts_with(rest, "key")) return true;
-        break;
-      case 's':
-        if (directives::detail::istarts_with(rest, "secret")) return true;
-        break;
-      case 'p':
-        if (directives::detail::istarts_with(rest, "passw")) return true;
-        break;
-      case 'c':
-        if (directives::detail::istarts_with(rest, "credential")) return true;
-        break;
-      default:
-        break;
-    }
-  }
-  return false;
-}
-
-/// is_secret_name(), with the quick test first.
-bool names_a_secret(std::string_view name) {
-  return holds_secret_word(name) && is_secret_name(name);
-}
-
 /// An assignment `name=written` (literal value `literal`, when it has one)
 /// holds a credential written in the script: a secret name whose written
 /// characters could be one, or written characters shaped like a token.
@@ -160,13 +124,13 @@ bool holds_credential(std::string_view name, std::string_view written,
                       std::optional<std::string_view> literal) {
   if (literal) {
     return looks_like_token(*literal) ||
-           (names_a_secret(name) && could_be_credential(name, *literal));
+           (is_secret_name(name) && could_be_credential(name, *literal));
   }
   // The written characters are no more than `written`: too few for a token,
   // they matter only under a secret name (rarely), and are worked out then.
-  if (written.size() < kShortestToken && !names_a_secret(name)) return false;
+  if (written.size() < kShortestToken && !is_secret_name(name)) return false;
   const std::string own = written_characters(written);
-  return looks_like_token(own) || (names_a_secret(name) && could_be_credential(name, own));
+  return looks_like_token(own) || (is_secret_name(name) && could_be_credential(name, own));
 }
 
 /// The names a module is known by: each component of its name but the
@@ -1350,7 +1314,7 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
       name_begin, eq == std::string_view::npos ? std::string_view::npos : eq - name_begin);
   const bool short_p = written_flag == "p" || written_flag == "P";  // docker login -p
   // Most options name no secret: no copy.
-  if (!short_p && !(holds_secret_word(written_flag) && may_name_secret_option(written_flag))) {
+  if (!short_p && !may_name_secret_option(written_flag)) {
     return 0;
   }
   std::string flag = ascii_upper(written_flag);
@@ -1430,7 +1394,7 @@ bool is_comment_credential(std::string_view text, size_t line_start, size_t from
   const bool has_letter = std::any_of(word.begin(), word.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   });
-  return has_digit && has_letter && names_a_secret(name) && could_be_credential(name, word);
+  return has_digit && has_letter && is_secret_name(name) && could_be_credential(name, word);
 }
 
 /// The first run of kShortestToken or more token characters in
@@ -1494,7 +1458,7 @@ void SetupMapper::hide_assigned_secret(const Site& site, const ast::Word& word,
   if (eq == std::string_view::npos || eq == 0 || eq + 1 == arg.size()) return;
   const std::string_view name = arg.substr(0, eq);
   const std::string_view value = arg.substr(eq + 1);
-  if (value.front() == '$' || !is_variable_name(name) || !names_a_secret(name) ||
+  if (value.front() == '$' || !is_variable_name(name) || !is_secret_name(name) ||
       !could_be_credential(name, value)) {
     return;
   }

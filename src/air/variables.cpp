@@ -281,6 +281,11 @@ bool iequals(std::string_view text, std::string_view upper_text) {
   return true;
 }
 
+bool istarts_with(std::string_view text, std::string_view upper_prefix) {
+  return text.size() >= upper_prefix.size() &&
+         iequals(text.substr(0, upper_prefix.size()), upper_prefix);
+}
+
 bool iends_with(std::string_view text, std::string_view upper_suffix) {
   return text.size() >= upper_suffix.size() &&
          iequals(text.substr(text.size() - upper_suffix.size()), upper_suffix);
@@ -321,8 +326,10 @@ bool is_vocabulary_token_name(std::string_view name) {
 }  // namespace
 
 // Called for every assignment and option of a script: compares in place
-// rather than upper-casing a copy of the name.
+// rather than upper-casing a copy of the name, after the one-pass test for
+// the words every secret name holds.
 bool is_secret_name(std::string_view name) {
+  if (!may_name_secret_option(name)) return false;
   for (std::string_view suffix : kSecretSuffixes) {
     if (iends_with(name, suffix)) return true;
   }
@@ -368,11 +375,32 @@ bool is_secret_option_name(std::string_view name) {
 }
 
 bool may_name_secret_option(std::string_view name) {
-  // Every secret name and suffix above holds one of these words.
-  return ascii_contains_ignoring_case(name, "token") || ascii_contains_ignoring_case(name, "key") ||
-         ascii_contains_ignoring_case(name, "secret") ||
-         ascii_contains_ignoring_case(name, "passw") ||
-         ascii_contains_ignoring_case(name, "credential");
+  // Every secret name and suffix above holds one of these words. Asked of
+  // every assignment and option, nearly all of which hold none: one pass
+  // with a switch on the letter, not a search per word.
+  for (size_t i = 0; i < name.size(); ++i) {
+    const std::string_view rest = name.substr(i);
+    switch (name[i] | 0x20) {  // lower case, for letters
+      case 't':
+        if (istarts_with(rest, "TOKEN")) return true;
+        break;
+      case 'k':
+        if (istarts_with(rest, "KEY")) return true;
+        break;
+      case 's':
+        if (istarts_with(rest, "SECRET")) return true;
+        break;
+      case 'p':
+        if (istarts_with(rest, "PASSW")) return true;
+        break;
+      case 'c':
+        if (istarts_with(rest, "CREDENTIAL")) return true;
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
 }
 
 namespace {
