@@ -204,18 +204,31 @@ class UseCollector {
                                   command.kind == ast::CommandKind::arith_for)) {
       collect_arithmetic_head(command);
     }
-    for (const ast::Word& word : command.words) collect(word.parts);
-    for (const ast::Assignment& a : command.assignments) {
-      collect(a.value.parts);
-      for (const ast::Word& element : a.elements) collect(element.parts);
+    const bool expands = may_expand(command);
+    if (expands) {
+      for (const ast::Word& word : command.words) collect(word.parts);
+      for (const ast::Assignment& a : command.assignments) {
+        collect(a.value.parts);
+        for (const ast::Word& element : a.elements) collect(element.parts);
+      }
     }
     for (const ast::Redirect& redirect : command.redirects) {
-      collect(redirect.target.parts);
+      if (expands) collect(redirect.target.parts);
       collect(redirect.heredoc_parts);
     }
   }
 
  private:
+  /// Parameters and `$(( ))` are written with a `$`: a command whose text has
+  /// none (`cd src`, `python train.py --lr 0.1`) reads no variable in its
+  /// words, assignments or redirection targets, which need not be walked.
+  /// A heredoc's body comes after the command's text and is always walked.
+  bool may_expand(const ast::Command& command) const {
+    if (command.span.end > text_.size()) return true;
+    return text_.substr(command.span.begin, command.span.size()).find('$') !=
+           std::string_view::npos;
+  }
+
   void collect(const std::vector<ast::WordPart>& parts) {
     for (const ast::WordPart& part : parts) {
       if (part.kind == ast::PartKind::param) {
