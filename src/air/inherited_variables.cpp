@@ -60,12 +60,19 @@ bool is_listed_as_provided(std::string_view name) {
   return provided.contains(name);
 }
 
+/// The first letters are compared inline: most names match none of them,
+/// and a starts_with is a call to memcmp.
+bool has_provided_prefix(std::string_view name) {
+  return !name.empty() && std::any_of(kProvidedPrefixes.begin(), kProvidedPrefixes.end(),
+                                      [&](std::string_view prefix) {
+                                        return name[0] == prefix[0] && name.starts_with(prefix);
+                                      });
+}
+
 bool is_provided(std::string_view name) {
   // The prefixes before is_runtime_variable(), the dearer look, which most
   // names ($SLURM_*) then skip.
-  return !is_variable_name(name) || is_listed_as_provided(name) ||
-         std::any_of(kProvidedPrefixes.begin(), kProvidedPrefixes.end(),
-                     [&](std::string_view prefix) { return name.starts_with(prefix); }) ||
+  return !is_variable_name(name) || is_listed_as_provided(name) || has_provided_prefix(name) ||
          is_runtime_variable(name);
 }
 
