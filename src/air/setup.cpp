@@ -575,6 +575,12 @@ std::string_view environment_dir(std::string_view written) {
 /// The directory word of `python3 -m venv [opts] DIR`, `virtualenv [opts]
 /// DIR` or `uv venv [opts] DIR`; SIZE_MAX for any other command.
 size_t created_environment_word(const Site& site) {
+  // Asked of every site, twice: most programs are ruled out by their first
+  // letter (virtualenv, uv, python) before any comparison.
+  const std::string_view program = site.program;
+  if (program.empty() || (program[0] != 'v' && program[0] != 'u' && program[0] != 'p')) {
+    return SIZE_MAX;
+  }
   const auto& words = site.command->words;
   size_t i = 0;
   if (site.program == "virtualenv"sv) {
@@ -817,6 +823,17 @@ void SetupMapper::map_evaluated_setup(const Site& eval, const Site& tool) {
   editor_.remove_statement(eval, "environment setup is done by AI Runtime's environment", {});
 }
 
+namespace {
+
+/// `-q`, `--ignore-cache`: a literal word that is an option, viewed, not copied.
+bool is_flag_word(const ast::Word& word) {
+  std::optional<std::string> storage;
+  const auto literal = slurm::literal_view(word, storage);
+  return literal && literal->starts_with('-');
+}
+
+}  // namespace
+
 void SetupMapper::report_module(const Site& site) {
   const auto& words = site.command->words;
   const std::string& program = site.program;
@@ -827,9 +844,7 @@ void SetupMapper::report_module(const Site& site) {
   } else if (program != "ml"sv && words.size() >= 2) {
     // `module -q load X`, `module --ignore-cache load X`: flags come first.
     size_t at = 1;
-    while (at + 1 < words.size() && slurm::literal_value(words[at]).value_or("").starts_with('-')) {
-      ++at;
-    }
+    while (at + 1 < words.size() && is_flag_word(words[at])) ++at;
     sub = slurm::literal_value(words[at]).value_or("");
     first = at + 1;
   } else if (program == "ml"sv && words.size() >= 2) {
@@ -848,7 +863,9 @@ void SetupMapper::report_module(const Site& site) {
                      (program == "spack"sv && sub == "env");
   if (loads) {
     for (size_t i = first; i < words.size(); ++i) {
-      const auto name = slurm::literal_value(words[i]);
+      // Viewed in place: most names are one literal part, copied only into a list.
+      std::optional<std::string> storage;
+      const std::optional<std::string_view> name = slurm::literal_view(words[i], storage);
       if (!name) {
         computed.push_back(std::string(editor_.source(site.view, words[i].span)));
         continue;
@@ -856,7 +873,7 @@ void SetupMapper::report_module(const Site& site) {
       if (name->empty() || name->front() == '-' || name->front() == '+') continue;
       if (program == "spack"sv && sub == "env") {  // `spack env activate NAME`
         if (*name != "activate" && *name != "deactivate")
-          unknown.push_back("spack environment " + *name);
+          unknown.push_back("spack environment " + std::string(*name));
         continue;
       }
       const profile::ModuleMapping* m =
@@ -867,20 +884,20 @@ void SetupMapper::report_module(const Site& site) {
                            [&](const std::string& n) { return kind(n); });
       };
       if (m != nullptr && m->provided) {
-        provided.push_back(*name);
+        provided.emplace_back(*name);
       } else if (m != nullptr) {
-        mapped.push_back(*name);
+        mapped.emplace_back(*name);
         for (const std::string& d : m->dependencies) result_.dependencies.push_back(d);
       } else if (is_python2_module(*name)) {
-        python2.push_back(*name);
+        python2.emplace_back(*name);
       } else if (known_as(is_python_distribution)) {
-        distributions.push_back(*name);
+        distributions.emplace_back(*name);
       } else if (known_as(provided_by_runtime)) {
-        provided.push_back(*name);
+        provided.emplace_back(*name);
       } else if (known_as(is_toolchain)) {
-        toolchain.push_back(*name);
+        toolchain.emplace_back(*name);
       } else {
-        unknown.push_back(*name);
+        unknown.emplace_back(*name);
         for (const std::string& package : names) {
           unmapped_modules_.emplace_back(ascii_lower(package), *name);
         }
@@ -918,32 +935,32 @@ void SetupMapper::report_module(const Site& site) {
   }
   std::string message = "`" + shown + "` does not exist on AI Runtime nodes and is removed";
   if (!parts.empty()) message += ": " + join(parts, "; ");
-  std::string hint;
-  if (!python2.empty()) {
-    hint = "port the program to Python 3: the environment runs Python 3.12";
-  } else if (!unknown.empty() || !computed.empty()) {
-    hint =
-        "map each module under modules: in the site profile (\"provided\" or pip packages), or "
-        "add its Python packages with --dependency";
-  } else if (program == "spack"sv && contains({"install", "dev-build", "build", "compiler",
-                                               "external", "concretize", "buildcache"},
-                                              sub)) {
-    hint =
-        "the job builds software with spack, which AI Runtime nodes do not have: build it "
-        "into a custom image (environment.docker_image) and run the command there";
-  } else if (!distributions.empty()) {
-    hint =
-        "export the conda environment's packages (`pip freeze > requirements.txt` inside "
-        "it) and pass --requirements requirements.txt";
-  } else if (!provided.empty()) {
-    hint = "check that environment.version ships the versions the job was built with (" +
-           join(provided) + ")";
-  } else if (!toolchain.empty()) {
-    hint = "if the job compiles code at run time, build it into a custom image instead";
-  } else {
-    hint = "nothing to do: AI Runtime has no module system";
-  }
-  editor_.report(Code::setup_command_removed, site.view, site.command->span, message, hint);
+  // Each hint is constructed in place, not assigned over an empty string.
+  std::string hint = [&]() -> std::string {
+    if (!python2.empty()) {
+      return "port the program to Python 3: the environment runs Python 3.12";
+    } else if (!unknown.empty() || !computed.empty()) {
+      return "map each module under modules: in the site profile (\"provided\" or pip "
+             "packages), or add its Python packages with --dependency";
+    } else if (program == "spack"sv && contains({"install", "dev-build", "build", "compiler",
+                                                 "external", "concretize", "buildcache"},
+                                                sub)) {
+      return "the job builds software with spack, which AI Runtime nodes do not have: build it "
+             "into a custom image (environment.docker_image) and run the command there";
+    } else if (!distributions.empty()) {
+      return "export the conda environment's packages (`pip freeze > requirements.txt` inside "
+             "it) and pass --requirements requirements.txt";
+    } else if (!provided.empty()) {
+      return "check that environment.version ships the versions the job was built with (" +
+             join(provided) + ")";
+    } else if (!toolchain.empty()) {
+      return "if the job compiles code at run time, build it into a custom image instead";
+    } else {
+      return "nothing to do: AI Runtime has no module system";
+    }
+  }();
+  editor_.report(Code::setup_command_removed, site.view, site.command->span, std::move(message),
+                 std::move(hint));
 }
 
 namespace {
