@@ -65,6 +65,21 @@ bool is_special_parameter(char c) {
   return std::string_view("@*#?$!-0123456789").find(c) != std::string_view::npos;
 }
 
+/// A quote, an escape or an expansion: where a run of characters written as
+/// they are ends. (A switch: find_first_of asks memchr of every character.)
+bool starts_quote_or_expansion(char c) {
+  switch (c) {
+    case '\\':
+    case '\'':
+    case '`':
+    case '"':
+    case '$':
+      return true;
+    default:
+      return false;
+  }
+}
+
 /// The characters a shell word writes out itself, as opposed to expanding:
 /// nothing for `$3`, `"${KEY}"`, `$(cat ~/.token)` or `` `pass show hf` ``;
 /// the text for `"Bearer $T"` and the default for `${HF_TOKEN:-hf_...}`.
@@ -73,6 +88,7 @@ bool is_special_parameter(char c) {
 /// variable or a command is not one.
 std::string written_characters(std::string_view word) {
   std::string out;
+  out.reserve(word.size());  // what is written out is at most the word
   for (size_t i = 0; i < word.size(); ++i) {
     const char c = word[i];
     if (c == '\\' && i + 1 < word.size()) {
@@ -86,7 +102,12 @@ std::string written_characters(std::string_view word) {
     } else if (c == '"') {
       continue;
     } else if (c != '$' || i + 1 == word.size()) {
-      out += c;
+      // Characters the shell writes as they are: the run up to the next
+      // quote, escape or expansion, appended at once.
+      size_t run_end = i + 1;
+      while (run_end < word.size() && !starts_quote_or_expansion(word[run_end])) ++run_end;
+      out += word.substr(i, run_end - i);
+      i = run_end - 1;
     } else if (word[i + 1] == '(') {
       i = closing(word, i + 1, '(', ')');
     } else if (word[i + 1] == '{') {
