@@ -1293,7 +1293,9 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
   }
   const std::string& program = site.program;
   // `wandb login [--relogin] KEY`
-  if (program == "wandb"sv && words.size() >= 3 && slurm::literal_is(words[1], "login")) {
+  // Word counts first: asked of every command, these rule most out before a
+  // comparison of names.
+  if (words.size() >= 3 && program == "wandb"sv && slurm::literal_is(words[1], "login")) {
     for (size_t i = 2; i < words.size(); ++i) {
       std::optional<std::string> storage;
       const auto arg = slurm::literal_view(words[i], storage);
@@ -1308,7 +1310,7 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
     }
   }
   // `echo KEY | docker login --password-stdin`: the producer of a login pipe.
-  if ((program == "echo"sv || program == "printf"sv) && words.size() >= 2) {
+  if (words.size() >= 2 && (program == "echo"sv || program == "printf"sv)) {
     const std::string_view text = body_.views[site.view].text;
     size_t after = site.command->span.end;
     while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
@@ -1350,7 +1352,8 @@ size_t SetupMapper::hide_option_secret(const Site& site, size_t i, std::string_v
   }
   const std::string_view written_flag = arg.substr(
       name_begin, eq == std::string_view::npos ? std::string_view::npos : eq - name_begin);
-  const bool short_p = written_flag == "p" || written_flag == "P";  // docker login -p
+  const bool short_p =  // docker login -p
+      written_flag.size() == 1 && (written_flag[0] == 'p' || written_flag[0] == 'P');
   // Most options name no secret: no copy.
   if (!short_p && !may_name_secret_option(written_flag)) {
     return 0;
