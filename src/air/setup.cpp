@@ -160,12 +160,12 @@ bool holds_credential(std::string_view name, std::string_view written,
 std::vector<std::string> module_names(std::string_view module) {
   std::vector<std::string> names;
   const auto add = [&](std::string_view part) {
-    std::string name = ascii_lower(part);
-    names.push_back(name);
+    names.push_back(ascii_lower(part));
+    const std::string_view name = part;  // the suffix is found in the written name
     for (size_t i = 1; i + 1 < name.size(); ++i) {
       if ((name[i] == '-' || name[i] == '_') &&
           std::isdigit(static_cast<unsigned char>(name[i + 1]))) {
-        names.push_back(name.substr(0, i));
+        names.push_back(ascii_lower(name.substr(0, i)));
         break;
       }
     }
@@ -194,9 +194,15 @@ std::vector<std::string> package_names(std::string_view module) {
       "ml"sv,    "apps"sv,   "soft"sv, "software"sv, "nvidia"sv};
   const size_t slash = module.find('/');
   if (slash == std::string_view::npos) return names;
-  const std::string first = ascii_lower(module.substr(0, slash));
-  if (contains(kCategories, first)) return names;
-  std::erase_if(names, [&](const std::string& n) { return !first.starts_with(n); });
+  // Compared ignoring case in place: the names and categories are lower case.
+  const std::string_view first = module.substr(0, slash);
+  if (std::any_of(kCategories.begin(), kCategories.end(), [&](std::string_view category) {
+        return directives::detail::iequals(first, category);
+      })) {
+    return names;
+  }
+  std::erase_if(names,
+                [&](const std::string& n) { return !directives::detail::istarts_with(first, n); });
   return names;
 }
 
