@@ -1196,15 +1196,18 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
   const ast::Command& command = *site.command;
   // Which assignments hold a credential written in the script (not one read
   // from an argument, another variable or a command).
-  std::vector<bool> secret(assignments.size(), false);
+  // Sized only when one does, which is rare: no allocation per assignment.
+  std::vector<bool> secret;
   for (size_t i = 0; i < assignments.size(); ++i) {
     const Assignment& a = assignments[i];
     if (a.value_span.empty()) continue;
-    secret[i] =
-        holds_credential(a.name, editor_.source(site.view, a.value_span),
-                         a.literal ? std::optional<std::string_view>(*a.literal) : std::nullopt);
+    if (holds_credential(a.name, editor_.source(site.view, a.value_span),
+                         a.literal ? std::optional<std::string_view>(*a.literal) : std::nullopt)) {
+      secret.resize(assignments.size(), false);
+      secret[i] = true;
+    }
   }
-  const bool any_secret = std::find(secret.begin(), secret.end(), true) != secret.end();
+  const bool any_secret = !secret.empty();
   report_replaced_search_paths(site, assignments);
   const bool exported = assignments.front().exported;
   // Moved up front, a value would reach commands before its line, and a
@@ -1223,7 +1226,7 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
                        site.command->span.begin < first_kept_source();
   bool others_literal = true;
   for (size_t i = 0; i < assignments.size(); ++i) {
-    if (!secret[i] && !assignments[i].literal) others_literal = false;
+    if ((!any_secret || !secret[i]) && !assignments[i].literal) others_literal = false;
   }
   if (any_secret) {
     const bool remove = others_literal && (movable || std::all_of(secret.begin(), secret.end(),
