@@ -394,6 +394,16 @@ void adapt_workload(const JobWorkflow& workflow, OutputTarget target, air::Workl
   command.insert(at, preamble);
 }
 
+namespace {
+// Appends an array index in decimal without building a std::string for it:
+// a long array writes thousands of indexes into one comment.
+void append_index(std::string& out, uint64_t index) {
+  char digits[24];
+  const auto [end, error] = std::to_chars(digits, digits + sizeof digits, index);
+  out.append(digits, end);
+}
+}  // namespace
+
 std::string array_submit_comment(const JobWorkflow& workflow, const std::string& yaml_name) {
   if (!workflow.array) return {};
   const ArrayPlan& a = *workflow.array;
@@ -405,11 +415,18 @@ std::string array_submit_comment(const JobWorkflow& workflow, const std::string&
                           " --override parameters.array_job_id=$array_job_id"
                           " --override parameters.array_task_id=";
   if (a.indexes.size() <= kListed) {
-    for (uint64_t index : a.indexes) out += run + std::to_string(index) + "\n";
+    for (uint64_t index : a.indexes) {
+      out += run;
+      append_index(out, index);
+      out += '\n';
+    }
   } else {
     // A long array is written as one loop; the index list keeps any gaps.
     out += "#   for i in";
-    for (uint64_t index : a.indexes) out += " " + std::to_string(index);
+    for (uint64_t index : a.indexes) {
+      out += ' ';
+      append_index(out, index);
+    }
     out += "; do\n#   " + run.substr(4) + "$i\n#   done\n";
   }
   if (a.concurrency) {
