@@ -130,10 +130,12 @@ const Row* find_row(std::string_view option) {
 }
 
 /// An option sbatch rejects was already reported as an error where it was
-/// read; a second "not mapped" line for it would only repeat that.
+/// read; a second "not mapped" line for it would only repeat that. The
+/// position is compared first: severity() looks the code up out of line, and
+/// this runs over every diagnostic for every option.
 bool already_rejected(const directives::Option& option, const Diagnostics& diagnostics) {
   return std::any_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
-    return d.severity() == Severity::error && d.span.begin == option.span.begin;
+    return d.span.begin == option.span.begin && d.severity() == Severity::error;
   });
 }
 
