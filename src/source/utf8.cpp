@@ -32,12 +32,16 @@ size_t utf8_sequence_length(std::string_view text, size_t i) {
   return length;
 }
 
-// Scripts are almost all ASCII, so eight bytes are tested at a time.
+// Scripts are almost all ASCII, so sixteen bytes are tested at a time: two
+// words or'd together, one test and one branch per sixteen bytes.
 size_t next_non_ascii(std::string_view text, size_t from) {
   constexpr uint64_t kHighBits = 0x8080808080808080ULL;
-  for (uint64_t chunk = 0; from + sizeof chunk <= text.size(); from += sizeof chunk) {
-    std::memcpy(&chunk, text.data() + from, sizeof chunk);
-    if ((chunk & kHighBits) != 0) break;
+  uint64_t low = 0;
+  uint64_t high = 0;
+  for (; from + sizeof low + sizeof high <= text.size(); from += sizeof low + sizeof high) {
+    std::memcpy(&low, text.data() + from, sizeof low);
+    std::memcpy(&high, text.data() + from + sizeof low, sizeof high);
+    if (((low | high) & kHighBits) != 0) break;
   }
   while (from < text.size() && static_cast<unsigned char>(text[from]) < 0x80) ++from;
   return from;
