@@ -5,6 +5,7 @@
 // and notes comment lines that were clearly meant as directives; then each
 // component's words go through the option engine once, as sbatch does.
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "directives/directives.hpp"
@@ -462,16 +463,29 @@ class Scanner {
         option.component = index;
         if (option.spec->long_name == "ignore-pbs") ignore_pbs_ = true;
         note_early_pass(option);
-        result_.options.push_back(std::move(option));
       }
-      result_.diagnostics.insert(result_.diagnostics.end(), parse.diagnostics.begin(),
-                                 parse.diagnostics.end());
+      take_options(std::move(parse.options));
+      result_.diagnostics.insert(result_.diagnostics.end(),
+                                 std::make_move_iterator(parse.diagnostics.begin()),
+                                 std::make_move_iterator(parse.diagnostics.end()));
       for (size_t k : parse.error_words) failed_words_[start + k] = true;
       const size_t stray = start + parse.first_operand;
       if (stray >= words.size()) break;
       start = report_stray_words(component, stray, options_before);
     }
     return stretches;
+  }
+
+  /// The first stretch's options (usually all of them: one component, one
+  /// stretch of words) become the result's vector whole; later ones are
+  /// moved in after them.
+  void take_options(std::vector<Option>&& options) {
+    if (result_.options.empty()) {
+      result_.options = std::move(options);
+      return;
+    }
+    result_.options.insert(result_.options.end(), std::make_move_iterator(options.begin()),
+                           std::make_move_iterator(options.end()));
   }
 
   /// sbatch's "Invalid directive found in batch script": one diagnostic per
