@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <string>
 
 namespace s2a::air {
 namespace {
@@ -191,14 +192,18 @@ std::vector<DirectiveOutcome> apply_directive_policy(const directives::ScanResul
       continue;
     }
     if (row == nullptr) {
-      diagnostics.push_back({Code::directive_not_mapped, option.span,
-                             option.text() + " has no AI Runtime equivalent and is dropped",
+      std::string message = option.text();
+      message += " has no AI Runtime equivalent and is dropped";
+      diagnostics.push_back({Code::directive_not_mapped, option.span, std::move(message),
                              "check whether the job depends on it"});
       outcomes.push_back({&option, DirectiveStatus::reported});
       continue;
     }
-    diagnostics.push_back({row->code, option.span, option.text() + ": " + std::string(row->what),
-                           std::string(row->hint)});
+    // Appended to the option's text in place: one string, not three temporaries.
+    std::string message = option.text();
+    message += ": ";
+    message += row->what;
+    diagnostics.push_back({row->code, option.span, std::move(message), std::string(row->hint)});
     outcomes.push_back({&option, row->status});
   }
   return outcomes;
