@@ -54,6 +54,10 @@ size_t skip_blanks(std::string_view text, size_t pos) {
 
 /// Length of a hetjob/packjob separator at the start of `text`, or 0.
 size_t separator_length(std::string_view text) {
+  // Asked of every directive line; nearly all start with `-`.
+  if (text.empty() || (detail::to_lower(text[0]) != 'h' && detail::to_lower(text[0]) != 'p')) {
+    return 0;
+  }
   for (std::string_view word : {std::string_view("hetjob"), std::string_view("packjob")}) {
     if (detail::istarts_with(text, word) &&
         (text.size() == word.size() || is_space(text[word.size()]))) {

@@ -29,6 +29,10 @@ bool is_ordinary(char c) { return kOrdinary[static_cast<unsigned char>(c)]; }
 
 /// `hetjob`/`packjob` (any case) followed by whitespace or the end.
 bool starts_with_separator(std::string_view rest) {
+  // Asked of every word; nearly all start with neither letter.
+  if (rest.empty() || (detail::to_lower(rest[0]) != 'h' && detail::to_lower(rest[0]) != 'p')) {
+    return false;
+  }
   for (std::string_view word : {std::string_view("hetjob"), std::string_view("packjob")}) {
     if (detail::istarts_with(rest, word) &&
         (rest.size() == word.size() || is_space(rest[word.size()]))) {
