@@ -3,6 +3,7 @@
 // No expansion of any kind; quotes group and are removed, a backslash makes
 // the next byte literal, an unquoted `#` ends the line. Two quirks matter:
 // an empty word (`""`) and a mid-line `hetjob` both end the line silently.
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -112,8 +113,17 @@ std::string Option::text(size_t value_limit) const {
   if (!value) return spelling;
   // A short option's value is its own word (or glued on): `-N 2`, never `-N=2`.
   const bool is_long = spelling.size() > 2 && spelling[1] == '-';
-  return spelling + (is_long ? "=" : " ") +
-         (value->size() <= value_limit ? *value : detail::excerpt(*value, value_limit));
+  // Built in one string: each report of an option asks for its text.
+  std::string out;
+  out.reserve(spelling.size() + 1 + std::min(value->size(), value_limit) + 3);
+  out += spelling;
+  out += is_long ? '=' : ' ';
+  if (value->size() <= value_limit) {
+    out += *value;
+  } else {
+    out += detail::excerpt(*value, value_limit);
+  }
+  return out;
 }
 
 uint32_t Word::source_offset(size_t index) const {
