@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 
+#include "directives/name_map.hpp"
+
 namespace s2a::air {
 namespace {
 
@@ -122,12 +124,24 @@ constexpr std::array kRows = {
         "a minimum time for backfill has no equivalent", "timeout_minutes comes from --time"},
 };
 
+/// The rows by option name, built once: find_row runs for nearly every option
+/// of every script, and a binary search over the names compared strings about
+/// seven times a lookup.
+const directives::NameMap<const Row*>& rows_by_name() {
+  static const directives::NameMap<const Row*> rows = [] {
+    directives::NameMap<const Row*> map;
+    map.reserve(kRows.size());
+    for (const Row& row : kRows) map.try_emplace(row.option, &row);
+    return map;
+  }();
+  return rows;
+}
+
 const Row* find_row(std::string_view option) {
   if (option.starts_with("ear-")) option = "ear";
-  const auto it =
-      std::lower_bound(kRows.begin(), kRows.end(), option,
-                       [](const Row& row, std::string_view name) { return row.option < name; });
-  return it != kRows.end() && it->option == option ? &*it : nullptr;
+  const auto& rows = rows_by_name();
+  const auto it = rows.find(option);
+  return it == rows.end() ? nullptr : it->second;
 }
 
 /// An option sbatch rejects was already reported as an error where it was
