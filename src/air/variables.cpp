@@ -5,6 +5,7 @@
 
 #include "air/compute.hpp"
 #include "bundle/workflow.hpp"
+#include "directives/text_util.hpp"
 #include "source/ascii.hpp"
 
 namespace s2a::air {
@@ -281,11 +282,6 @@ bool iequals(std::string_view text, std::string_view upper_text) {
   return true;
 }
 
-bool istarts_with(std::string_view text, std::string_view upper_prefix) {
-  return text.size() >= upper_prefix.size() &&
-         iequals(text.substr(0, upper_prefix.size()), upper_prefix);
-}
-
 bool iends_with(std::string_view text, std::string_view upper_suffix) {
   return text.size() >= upper_suffix.size() &&
          iequals(text.substr(text.size() - upper_suffix.size()), upper_suffix);
@@ -382,19 +378,19 @@ bool may_name_secret_option(std::string_view name) {
     const std::string_view rest = name.substr(i);
     switch (name[i] | 0x20) {  // lower case, for letters
       case 't':
-        if (istarts_with(rest, "TOKEN")) return true;
+        if (directives::detail::istarts_with(rest, "token")) return true;
         break;
       case 'k':
-        if (istarts_with(rest, "KEY")) return true;
+        if (directives::detail::istarts_with(rest, "key")) return true;
         break;
       case 's':
-        if (istarts_with(rest, "SECRET")) return true;
+        if (directives::detail::istarts_with(rest, "secret")) return true;
         break;
       case 'p':
-        if (istarts_with(rest, "PASSW")) return true;
+        if (directives::detail::istarts_with(rest, "passw")) return true;
         break;
       case 'c':
-        if (istarts_with(rest, "CREDENTIAL")) return true;
+        if (directives::detail::istarts_with(rest, "credential")) return true;
         break;
       default:
         break;
