@@ -232,6 +232,15 @@ std::string without_carriage_returns(std::string text) {
   return out;
 }
 
+/// Whether `text` has `$(`. Looked for from the `(`, found with memchr: most
+/// commands have many `$` and no `(`.
+bool has_dollar_paren(std::string_view text) {
+  for (size_t at = text.find('('); at != std::string_view::npos; at = text.find('(', at + 1)) {
+    if (at > 0 && text[at - 1] == '$') return true;
+  }
+  return false;
+}
+
 /// Launcher flags that take no value; every other `--name` takes one (the
 /// next word unless written `--name=value`).
 bool is_valueless_flag(Launcher launcher, std::string_view name) {
@@ -1450,12 +1459,24 @@ class CommandMapper final : public CommandEditor {
   // --- pass 1b: node-list idioms ------------------------------------------------
 
   void replace_first_host_idiom(const Site& site) {
-    for (const ast::Word& word : site.command->words) replace_idiom_in(site.view, word.parts);
+    const bool substitutes = may_substitute(site);
+    if (substitutes) {
+      for (const ast::Word& word : site.command->words) replace_idiom_in(site.view, word.parts);
+    }
     for (const auto& a : site.command->assignments) {
       replace_node_name_cut(site.view, a);
+      if (!substitutes) continue;
       replace_idiom_in(site.view, a.value.parts);
       for (const ast::Word& element : a.elements) replace_idiom_in(site.view, element.parts);
     }
+  }
+
+  /// The idioms are command substitutions, written `$(` or with a backquote
+  /// inside the command's text: most commands have neither, and their parts
+  /// need no walk.
+  bool may_substitute(const Site& site) const {
+    const std::string_view written = source(site.view, site.command->span);
+    return written.find('`') != std::string_view::npos || has_dollar_paren(written);
   }
 
   void replace_idiom_in(uint32_t view, const std::vector<ast::WordPart>& parts) {
