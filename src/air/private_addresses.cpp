@@ -61,15 +61,22 @@ std::optional<size_t> address_at(std::string_view text, size_t at,
   return end;
 }
 
+/// The second digit of a private network's first octet: 10, 172 or 192.
+bool may_start_private_octet(char second) {
+  return second == '0' || second == '7' || second == '9';
+}
+
 }  // namespace
 
 std::optional<PrivateAddress> find_private_address(std::string_view text, size_t from) {
   // Every private address starts 10., 17x. or 19x.: look for a '1' that
-  // begins a number.
+  // begins a number. The byte after it rules out most '1's (`-N 1`, `12:00`)
+  // before the byte before it is looked at.
   for (size_t at = from; at < text.size(); ++at) {
     const void* one = std::memchr(text.data() + at, '1', text.size() - at);
     if (one == nullptr) return std::nullopt;
     at = static_cast<size_t>(static_cast<const char*>(one) - text.data());
+    if (at + 1 >= text.size() || !may_start_private_octet(text[at + 1])) continue;
     if (at > 0 && joins(text[at - 1])) continue;
     std::array<unsigned, 4> octets{};
     const std::optional<size_t> end = address_at(text, at, octets);
