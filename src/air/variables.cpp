@@ -190,21 +190,34 @@ std::string_view slurm_name_before_suffix(std::string_view name) {
   return text_like ? longest : std::string_view{};
 }
 
-/// Levenshtein distance, capped: names are short and this runs only for
-/// names Slurm does not set.
-size_t edit_distance(std::string_view a, std::string_view b) {
+/// Levenshtein distance, or `cap` when it is `cap` or more: names are short
+/// and this runs only for names Slurm does not set. A shared start (`SLURM_`)
+/// and end change nothing and are not compared; once a row has no entry below
+/// `cap`, none of the rows after it has either (row minima never decrease).
+size_t edit_distance(std::string_view a, std::string_view b, size_t cap) {
+  while (!a.empty() && !b.empty() && a.front() == b.front()) {
+    a.remove_prefix(1);
+    b.remove_prefix(1);
+  }
+  while (!a.empty() && !b.empty() && a.back() == b.back()) {
+    a.remove_suffix(1);
+    b.remove_suffix(1);
+  }
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     size_t diagonal = row[0];
     row[0] = i;
+    size_t smallest = row[0];
     for (size_t j = 1; j <= b.size(); ++j) {
       const size_t above = row[j];
       row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
       diagonal = above;
+      smallest = std::min(smallest, row[j]);
     }
+    if (smallest >= cap) return cap;
   }
-  return row[b.size()];
+  return std::min(row[b.size()], cap);
 }
 
 /// The Slurm name `name` misspells (one or two letters off; the closest),
@@ -217,7 +230,7 @@ std::string_view misspelled_slurm_name(std::string_view name) {
     const size_t length_gap =
         name.size() > known.size() ? name.size() - known.size() : known.size() - name.size();
     if (length_gap >= best) continue;
-    const size_t distance = edit_distance(name, known);
+    const size_t distance = edit_distance(name, known, best);
     if (distance < best) {
       best = distance;
       closest = known;

@@ -943,6 +943,23 @@ TEST(LaunchDiagnostics, NamesSlurmDoesNotSetAreToldApart) {
                      }));
 }
 
+// The closest Slurm name within two edits, wherever in the name they are:
+// two swapped letters are two edits; three or more edits name none.
+TEST(LaunchDiagnostics, MisspelledSlurmNamesAreMatchedByEditDistance) {
+  const Translation t = run(script(
+      k2x8, "echo $SLURM_CPUS_PER_TAKS $SLURM_JOB_NODLIST $SLURMX_FOO $SLURM_JOB_NUM_NDOES_X\n"));
+  std::vector<std::string> hints;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::slurm_variable_unmapped) hints.push_back(d.hint);
+  }
+  EXPECT_EQ(hints, (std::vector<std::string>{
+                       "write $SLURM_CPUS_PER_TASK if that was meant",
+                       "write $SLURM_JOB_NODELIST if that was meant",
+                       "set it in the script, or in env_variables",
+                       "set it in the script, or in env_variables",
+                   }));
+}
+
 // MedVicuna's `wget .../medVicuna.json` before a 2-node torchrun that reads
 // it: each node unpacks its own code and shares no disk, so each downloads
 // its own copy. An upload to a bucket or a volume still runs once.
