@@ -197,20 +197,11 @@ LineShape measure_lines(std::string_view text) {
   return shape;
 }
 
-/// Removes the indentation shared by all non-blank lines and the blank lines
-/// around the text: a `bash -c '...'` script is usually indented inside quotes.
-/// It runs on the whole command: one pass measures the lines; a command with no
-/// shared indentation is then copied whole, any other line by line.
-std::string dedent(std::string_view text) {
-  const LineShape shape = measure_lines(text);
+/// The lines of `text` that `shape` spans, without their shared indentation;
+/// blank lines are written empty.
+std::string dedented_lines(std::string_view text, const LineShape& shape) {
   std::string out;
-  if (shape.first == std::string_view::npos) return out;
   out.reserve(shape.last_end - shape.first + 1);
-  if (shape.indent == 0 && !shape.blanks_to_drop) {  // the usual command: copied whole
-    out.append(text.substr(shape.first, shape.last_end - shape.first));
-    out.push_back('\n');
-    return out;
-  }
   for (size_t start = shape.first; start <= shape.last_end;) {
     const size_t end = line_end_at(text, start);
     const IndentedLine line = indented_line(text.substr(start, end - start));
@@ -219,6 +210,33 @@ std::string dedent(std::string_view text) {
     start = end + 1;
   }
   return out;
+}
+
+/// Removes the indentation shared by all non-blank lines and the blank lines
+/// around the text: a `bash -c '...'` script is usually indented inside quotes.
+/// It runs on the whole command: one pass measures the lines; a command with no
+/// shared indentation is then copied whole, any other line by line.
+std::string dedent(std::string_view text) {
+  const LineShape shape = measure_lines(text);
+  if (shape.first == std::string_view::npos) return {};
+  if (shape.indent != 0 || shape.blanks_to_drop) return dedented_lines(text, shape);
+  std::string out;
+  out.reserve(shape.last_end - shape.first + 1);
+  out.append(text.substr(shape.first, shape.last_end - shape.first));
+  out.push_back('\n');
+  return out;
+}
+
+/// dedent() of a text the caller is done with: the usual command, which has
+/// no shared indentation, is trimmed where it is instead of copied.
+std::string dedent(std::string&& text) {
+  const LineShape shape = measure_lines(text);
+  if (shape.first == std::string_view::npos) return {};
+  if (shape.indent != 0 || shape.blanks_to_drop) return dedented_lines(text, shape);
+  text.erase(shape.last_end);
+  text.erase(0, shape.first);
+  text.push_back('\n');
+  return std::move(text);
 }
 
 /// "\r\n" -> "\n" in one pass (erasing in place would be quadratic).
