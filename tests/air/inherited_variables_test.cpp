@@ -85,6 +85,16 @@ TEST(InheritedVariables, NamesTheScriptSetsAnywhereAreNotReported) {
                   .empty());
 }
 
+// A word of export, declare, let... names a variable up to its operator; a
+// word whose head is no name (`E.F=1`) sets nothing.
+TEST(InheritedVariables, ABuiltinsWordNamesTheVariableBeforeItsOperator) {
+  const auto reports = inherited(
+      "echo $A $B $C $D $E $F $G\n"
+      "export A+=x\ndeclare B[0]=y\nlet C*=2 \"D = 1\"\nreadonly E.F=1 F\nlet G-1\n");
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].message.substr(0, 30), "$E is never set in the script:");
+}
+
 // `X=$X` passes on the value X came with (`sbatch --export=exp_group=...`).
 TEST(InheritedVariables, AnAssignmentOfItsOwnValueDoesNotSetIt) {
   const auto reports = inherited(
