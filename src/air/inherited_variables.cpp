@@ -100,6 +100,14 @@ bool is_own_value(std::string_view name, std::span<const ast::WordPart> parts) {
   return part.kind == ast::PartKind::param && part.text == name && part.op.empty();
 }
 
+/// One piece of literal text (`python`, `--lr=0.1`), as most words are:
+/// it neither assigns nor reads a variable, and the walks below pass it
+/// over without a call.
+bool is_plain_literal(const std::vector<ast::WordPart>& parts) {
+  return parts.size() == 1 && parts[0].kind == ast::PartKind::literal && parts[0].parts.empty() &&
+         !parts[0].script;
+}
+
 /// Where the name that a word of `export`, `read`, `let`... starts with ends
 /// (`X=1`, `X+=1`, `a[0]=x`, `n-1`, `i<3`, `"i = 1"`), or npos. By hand:
 /// find_first_of with a set calls memchr once per byte.
@@ -182,8 +190,12 @@ class AssignedNames {
         add_arithmetic_targets(command.text);
         break;
       case ast::CommandKind::simple:
-        for (const ast::Word& word : command.words) add_from_parts(word.parts);
-        for (const ast::Assignment& a : command.assignments) add_from_parts(a.value.parts);
+        for (const ast::Word& word : command.words) {
+          if (!is_plain_literal(word.parts)) add_from_parts(word.parts);
+        }
+        for (const ast::Assignment& a : command.assignments) {
+          if (!is_plain_literal(a.value.parts)) add_from_parts(a.value.parts);
+        }
         break;
       default:
         break;
@@ -241,7 +253,9 @@ class UseCollector {
     }
     const bool expands = may_expand(command);
     if (expands) {
-      for (const ast::Word& word : command.words) collect(word.parts);
+      for (const ast::Word& word : command.words) {
+        if (!is_plain_literal(word.parts)) collect(word.parts);
+      }
       for (const ast::Assignment& a : command.assignments) {
         collect(a.value.parts);
         for (const ast::Word& element : a.elements) collect(element.parts);
