@@ -17,14 +17,28 @@ namespace s2a {
   return out;
 }
 
-/// Whether `text` holds `lower_word` (lower case) in any mix of cases.
+/// Whether `text` holds `lower_word` (lower case) in any mix of cases. The
+/// places to compare are found with memchr, once for each case of the first
+/// letter: some texts are whole scripts.
 [[nodiscard]] inline bool ascii_contains_ignoring_case(std::string_view text,
                                                        std::string_view lower_word) {
-  return std::search(text.begin(), text.end(), lower_word.begin(), lower_word.end(),
-                     [](char c, char lower) {
-                       return (c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) ==
-                              lower;
-                     }) != text.end();
+  if (lower_word.empty()) return true;
+  // std::equal passes the word's byte first.
+  const auto same = [](char lower, char c) {
+    return (c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) == lower;
+  };
+  const char first = lower_word[0];
+  const char upper_first =
+      first >= 'a' && first <= 'z' ? static_cast<char>(first - 'a' + 'A') : first;
+  for (const char initial : {first, upper_first}) {
+    for (size_t at = text.find(initial);
+         at != std::string_view::npos && lower_word.size() <= text.size() - at;
+         at = text.find(initial, at + 1)) {
+      if (std::equal(lower_word.begin(), lower_word.end(), text.begin() + at, same)) return true;
+    }
+    if (upper_first == first) break;
+  }
+  return false;
 }
 
 [[nodiscard]] inline std::string ascii_upper(std::string_view text) {

@@ -1,0 +1,28 @@
+#include "source/ascii.hpp"
+
+#include <gtest/gtest.h>
+
+namespace s2a {
+namespace {
+
+TEST(AsciiContainsIgnoringCase, FindsTheWordInAnyMixOfCases) {
+  EXPECT_TRUE(ascii_contains_ignoring_case("import horovod.torch as hvd", "horovod"));
+  EXPECT_TRUE(ascii_contains_ignoring_case("module load HOROVOD/0.28", "horovod"));
+  EXPECT_TRUE(ascii_contains_ignoring_case("x=HoRoVoD", "horovod"));
+  EXPECT_TRUE(ascii_contains_ignoring_case("MASTER_NODE", "master"));
+  EXPECT_TRUE(ascii_contains_ignoring_case("hvd", "hvd"));  // the whole text
+  EXPECT_TRUE(ascii_contains_ignoring_case("anything", ""));
+  EXPECT_TRUE(ascii_contains_ignoring_case("/opt/Python/2.7", "/python/2"));
+}
+
+TEST(AsciiContainsIgnoringCase, NeedsTheWholeWord) {
+  EXPECT_FALSE(ascii_contains_ignoring_case("horovo", "horovod"));  // cut at the end
+  EXPECT_FALSE(ascii_contains_ignoring_case("hhhorovo", "horovod"));
+  EXPECT_FALSE(ascii_contains_ignoring_case("", "hvd"));
+  EXPECT_FALSE(ascii_contains_ignoring_case("python train.py", "mpi"));
+  // `lower_word` is lower case: an upper-case letter in it matches nothing.
+  EXPECT_FALSE(ascii_contains_ignoring_case("MPI", "Mpi"));
+}
+
+}  // namespace
+}  // namespace s2a
