@@ -137,36 +137,54 @@ class Reader {
   }
 
   /// "|" then lines indented by `indent`; clip chomping (one final newline).
+  /// The block's lines are cut from the text here rather than by
+  /// split_line(), which measures each line's whole indentation: a block
+  /// line only needs its first `indent` bytes to be spaces, and the command
+  /// is most of the document's lines.
   bool read_literal(uint32_t indent, YamlDoc& node) {
+    // The first line sets the indentation, which must be exactly `indent`.
+    if (!has_line() || line_.indent != indent || line_.text.empty()) return false;
     std::string value;
-    // The block is at most the rest of the document: no reallocation.
-    if (has_line()) value.reserve(text_.size() - start_);
+    value.reserve(text_.size() - start_);  // at most the rest of the document
     size_t trailing_empty = 0;
     bool first = true;
-    while (has_line()) {
-      const Line& line = line_;
-      if (line.raw.empty()) {
-        if (first) return false;  // indentation would come from a later line
+    size_t start = start_;
+    while (start < text_.size()) {
+      size_t end = text_.find('\n', start);
+      if (end == std::string_view::npos) end = text_.size();
+      const std::string_view line = text_.substr(start, end - start);
+      if (line.empty()) {
         ++trailing_empty;
-        next_line();
+        start = end + 1;
         continue;
       }
-      if (line.indent < indent) break;
-      if (first && line.indent != indent) return false;
-      if (line.text.empty()) return false;  // whitespace-only line
-      if (!first) {
-        value += '\n';
-        if (trailing_empty > 0) value.append(trailing_empty, '\n');
+      if (!indented_by(line, indent)) break;           // the block has ended
+      if (is_blank_after(line, indent)) return false;  // whitespace-only line
+      if (!first) value += '\n';
+      if (trailing_empty > 0) {
+        value.append(trailing_empty, '\n');
+        trailing_empty = 0;
       }
-      trailing_empty = 0;
-      value += line.raw.substr(indent);
       first = false;
-      next_line();
+      value.append(line.substr(indent));
+      start = end + 1;
     }
-    if (first) return false;
     value += '\n';
     node = quoted(std::move(value));
+    start_ = start;  // the line after the block
+    split_line();
     return true;
+  }
+
+  /// Whether the line starts with `indent` spaces.
+  static bool indented_by(std::string_view line, uint32_t indent) {
+    if (line.size() < indent) return false;
+    return std::all_of(line.begin(), line.begin() + indent, [](char c) { return c == ' '; });
+  }
+
+  /// Whether a line indented by `indent` spaces holds nothing but spaces.
+  static bool is_blank_after(std::string_view line, uint32_t indent) {
+    return line.find_first_not_of(' ', indent) == std::string_view::npos;
   }
 
   bool read_sequence(uint32_t indent, YamlDoc& seq) {

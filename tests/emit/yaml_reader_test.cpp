@@ -130,6 +130,30 @@ TEST(YamlReader, ReadsCommentLinesLikeYamlCpp) {
             "cd \"$CODE_SOURCE_PATH\"\n# a comment of the script itself\npython t.py\n");
 }
 
+// The literal block's own line reading: where it ends, empty lines inside
+// and after it, deeper indentation, and the lines it must decline.
+TEST(YamlReader, ReadsLiteralBlockLinesLikeYamlCpp) {
+  const std::string text = "command: |\n  a\n\n\n    b \\\n      c\n  d\n\n\nmax_retries: 1\n";
+  ASSERT_TRUE(expect_same_or_declined(text));
+  const std::optional<YamlDoc> doc = read_simple_yaml(text);
+  EXPECT_EQ(YamlDoc::text_or(doc->find("command")), "a\n\n\n  b \\\n    c\nd\n");
+  EXPECT_EQ(YamlDoc::integer(doc->find("max_retries")), 1);
+  // At the end of the document, with and without empty lines after it.
+  EXPECT_EQ(YamlDoc::text_or(read_simple_yaml("command: |\n  x\n  y\n")->find("command")),
+            "x\ny\n");
+  EXPECT_EQ(YamlDoc::text_or(read_simple_yaml("command: |\n  x\n\n\n")->find("command")), "x\n");
+  // Nested: the block ends at a line indented less than its own.
+  const std::string nested = "a:\n  command: |\n    x\n  y: 1\nb: 2\n";
+  ASSERT_TRUE(expect_same_or_declined(nested));
+  EXPECT_EQ(YamlDoc::text_or(read_simple_yaml(nested)->find("a")->find("command")), "x\n");
+  for (const char* declined : {"command: |\n  x\n    \n  y\n",  // a whitespace-only line
+                               "command: |\n  x\n  \n",         // ... at the end
+                               "command: |\n   x\n",            // deeper than the map's step
+                               "command: |\n\n  x\n", "command: |\n", "command: |\nb: 1\n"}) {
+    EXPECT_FALSE(read_simple_yaml(declined).has_value()) << declined;
+  }
+}
+
 TEST(YamlReader, DeclinesWhatItDoesNotKnow) {
   for (const char* text : {"a: [1, 2]\n", "a: {b: c}\n", "a: &x 1\n", "a: >\n  folded\n",
                            "a: |-\n  x\n", "a: caf\xc3\xa9\xc2\x9f\n", "- a\n", "a: b\na: c\n",
