@@ -1040,6 +1040,10 @@ Body analyze_body(const SourceFile& file, uint32_t body_offset, Diagnostics& dia
   body.views.push_back(TextView{text, {body_offset, static_cast<uint32_t>(text.size())}, true, {}});
   body.parse = parse_script(text.substr(body_offset), body_offset);
   for (const Diagnostic& d : body.parse.diagnostics) diagnostics.push_back(d);
+  // A Site is large and moved whole each time the vector regrows: room for
+  // about two commands per statement of the script (most are one simple
+  // command) saves nearly all of those moves.
+  body.sites.reserve(2 * body.parse.script.body.items.size());
   Walker(body, diagnostics).walk_script(body.parse.script, 0, Context{});
   body.nounset = NounsetScopes::read(body, text);
   return body;
