@@ -695,12 +695,23 @@ std::vector<NamedValue> merge_env(std::vector<NamedValue> first, std::vector<Nam
 
 }  // namespace
 
+namespace {
+
+/// ASCII letters and digits, '-' and '_': compared inline, where
+/// std::isalnum is a call into the C library for every character.
+bool is_experiment_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '_';
+}
+
+}  // namespace
+
 std::string sanitize_experiment_name(std::string_view name) {
   std::string out;
+  out.reserve(name.size());  // a dash replaces a run of other bytes: never longer
   bool last_dash = false;
   for (char c : name) {
-    const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
-    if (ok && static_cast<unsigned char>(c) < 0x80) {
+    if (is_experiment_name_char(c)) {
       out.push_back(c);
       last_dash = false;
     } else if (!last_dash && !out.empty()) {
