@@ -102,6 +102,13 @@ void make_valid_utf8(air::Workload& w) {
   }
 }
 
+/// Masks each secret in `text`. Most scripts have none: then no string is
+/// moved out and back (redact_messages() does that for every message).
+void mask_in_place(std::string& text, const std::vector<std::string>& secrets,
+                   std::string_view with) {
+  if (!secrets.empty()) text = emit::mask_secrets(std::move(text), secrets, with);
+}
+
 /// Emits the workload and keeps it only if it reads back valid. No secret
 /// byte may reach the YAML: provenance comments mask them, and anything left
 /// (a value copied by another rule) is replaced before the check.
@@ -120,9 +127,9 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
   // The command and values are masked first, so the YAML below reads back as
   // the workload it came from.
   const std::vector<std::string> secrets = emit::secret_strings(*t.file, t.redactions);
-  workload.command = emit::mask_secrets(std::move(workload.command), secrets, "REDACTED");
+  mask_in_place(workload.command, secrets, "REDACTED");
   for (air::NamedValue& variable : workload.env_variables) {
-    variable.value = emit::mask_secrets(std::move(variable.value), secrets, "REDACTED");
+    mask_in_place(variable.value, secrets, "REDACTED");
   }
   // YAML is UTF-8: a script that is not (reported as S2A1006) has its invalid
   // bytes written as U+FFFD, here rather than inside the YAML writer for the
@@ -130,7 +137,7 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
   make_valid_utf8(workload);
   std::string yaml =
       emit::emit_workload_yaml(workload, *t.file, {options.provenance_comments, &t.redactions});
-  yaml = emit::mask_secrets(std::move(yaml), secrets, "REDACTED");
+  mask_in_place(yaml, secrets, "REDACTED");
   const std::vector<std::string> problems = emit::validate_workload_yaml(yaml, workload);
   for (const std::string& problem : problems) {
     t.diagnostics.push_back({Code::internal_error,
@@ -150,8 +157,8 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
 void redact_messages(Translation& t) {
   const std::vector<std::string> secrets = emit::secret_strings(*t.file, t.redactions);
   for (Diagnostic& d : t.diagnostics) {
-    d.message = emit::mask_secrets(std::move(d.message), secrets, "<redacted>");
-    d.hint = emit::mask_secrets(std::move(d.hint), secrets, "<redacted>");
+    mask_in_place(d.message, secrets, "<redacted>");
+    mask_in_place(d.hint, secrets, "<redacted>");
   }
 }
 
