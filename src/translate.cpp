@@ -26,10 +26,21 @@ std::string without_crlf(std::string text) {
   return text;
 }
 
+/// Stable, by where each diagnostic starts. A Diagnostic holds two strings:
+/// the positions are sorted with their indexes (which keep equal positions
+/// in order), then each diagnostic is moved once, where std::stable_sort
+/// moved each several times.
 void sort_by_position(Diagnostics& diagnostics) {
-  std::stable_sort(
-      diagnostics.begin(), diagnostics.end(),
-      [](const Diagnostic& a, const Diagnostic& b) { return a.span.begin < b.span.begin; });
+  std::vector<std::pair<uint32_t, uint32_t>> order;  // span.begin, index
+  order.reserve(diagnostics.size());
+  for (size_t i = 0; i < diagnostics.size(); ++i) {
+    order.emplace_back(diagnostics[i].span.begin, static_cast<uint32_t>(i));
+  }
+  std::sort(order.begin(), order.end());
+  Diagnostics sorted;
+  sorted.reserve(diagnostics.size());
+  for (const auto& [begin, index] : order) sorted.push_back(std::move(diagnostics[index]));
+  diagnostics = std::move(sorted);
 }
 
 /// Text with NUL bytes is binary, and an empty file has no job: neither is
