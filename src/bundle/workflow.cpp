@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <functional>
 #include <set>
 
 #include "bundle/driver.hpp"
@@ -289,6 +290,10 @@ std::vector<uint64_t> expand_array(const values::ArraySpec& spec, uint64_t limit
   std::vector<uint64_t> indexes;
   indexes.reserve(spec.count());
   const auto sort_unique = [&indexes] {
+    // Most arrays are ranges in increasing order, which need neither.
+    const bool increasing =
+        std::adjacent_find(indexes.begin(), indexes.end(), std::greater_equal<>()) == indexes.end();
+    if (increasing) return;
     std::sort(indexes.begin(), indexes.end());
     indexes.erase(std::unique(indexes.begin(), indexes.end()), indexes.end());
   };

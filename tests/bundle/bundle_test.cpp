@@ -311,6 +311,11 @@ TEST(ArrayExpansion, ListsEveryIndexOnce) {
   const auto spec = values::parse_array("0-10:5,3,4-5%3");
   ASSERT_TRUE(spec);
   EXPECT_EQ(expand_array(*spec, 100), (std::vector<uint64_t>{0, 3, 4, 5, 10}));
+  // Already in order, and in order but for a repeat.
+  EXPECT_EQ(expand_array(*values::parse_array("1-3,5,7-9:2"), 100),
+            (std::vector<uint64_t>{1, 2, 3, 5, 7, 9}));
+  EXPECT_EQ(expand_array(*values::parse_array("1-3,3-4"), 100),
+            (std::vector<uint64_t>{1, 2, 3, 4}));
   EXPECT_EQ(json_index_list({0, 3, 4}), "[0,3,4]");
   const auto huge = values::parse_array("0-4000000000");
   ASSERT_TRUE(huge);
