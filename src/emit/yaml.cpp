@@ -26,6 +26,23 @@ constexpr std::array<bool, 256> kMayStartTyped = [] {
   return table;
 }();
 
+/// The bytes of a YAML 1.1 or 1.2 number after its sign, as a table: a
+/// find_first_not_of over this set searched it once per byte of the value.
+constexpr std::array<bool, 256> kNumberBytes = [] {
+  std::array<bool, 256> table{};
+  for (char c : std::string_view("0123456789._:eEoOxX+-abcdefABCDEF")) {
+    table[static_cast<unsigned char>(c)] = true;
+  }
+  return table;
+}();
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/// ASCII only, inline: std::tolower is a call into the C library per byte.
+char lower_ascii_byte(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
 }  // namespace
 
 bool yaml_plain_is_typed(std::string_view value) {
@@ -33,9 +50,8 @@ bool yaml_plain_is_typed(std::string_view value) {
   if (!kMayStartTyped[static_cast<unsigned char>(value[0])]) return false;
   const auto spelled = [value](std::string_view lower_word) {
     return value.size() == lower_word.size() &&
-           std::equal(value.begin(), value.end(), lower_word.begin(), [](char a, char b) {
-             return std::tolower(static_cast<unsigned char>(a)) == b;
-           });
+           std::equal(value.begin(), value.end(), lower_word.begin(),
+                      [](char a, char b) { return lower_ascii_byte(a) == b; });
   };
   for (std::string_view word : {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~",
                                 ".inf", "-.inf", "+.inf", ".nan"}) {
@@ -44,10 +60,10 @@ bool yaml_plain_is_typed(std::string_view value) {
   // Numbers in any YAML 1.1 or 1.2 spelling: 12, -1.5, 1e3, 0x1F, 0o17, 1_000, 1:30.
   const size_t start = (value[0] == '-' || value[0] == '+') ? 1 : 0;
   const std::string_view body = value.substr(start);
-  const bool has_digit = body.find_first_of("0123456789") != std::string_view::npos;
-  return has_digit &&
-         body.find_first_not_of("0123456789._:eEoOxX+-abcdefABCDEF") == std::string_view::npos &&
-         (std::isdigit(static_cast<unsigned char>(body[0])) || body[0] == '.');
+  return std::any_of(body.begin(), body.end(), is_digit) &&
+         std::all_of(body.begin(), body.end(),
+                     [](char c) { return kNumberBytes[static_cast<unsigned char>(c)]; }) &&
+         (is_digit(body[0]) || body[0] == '.');
 }
 
 namespace {
