@@ -11,6 +11,7 @@
 #include <cctype>
 #include <string>
 
+#include "directives/text_util.hpp"
 #include "source/ascii.hpp"
 
 namespace s2a::air {
@@ -129,14 +130,18 @@ const AcceleratorType* find_accelerator_type(std::string_view name) {
 namespace {
 
 /// `rocm/5.7`, `rocm-5.4.2/ucx`: a ROCm name, not spack's `~rocm` (built
-/// without it) nor a longer word.
+/// without it) nor a longer word. One pass, without case, in place: asked of
+/// every word of every `module` command.
 bool names_rocm(std::string_view text) {
-  const std::string lower = ascii_lower(text);
-  for (const std::string_view word : {"rocm"sv, "rccl"sv, "miopen"sv}) {
-    for (size_t hit = lower.find(word); hit != std::string::npos; hit = lower.find(word, hit + 1)) {
-      const char before = hit == 0 ? ' ' : lower[hit - 1];
-      if (before != '~' && !std::isalnum(static_cast<unsigned char>(before))) return true;
-    }
+  for (size_t at = 0; at < text.size(); ++at) {
+    const char first = directives::detail::to_lower(text[at]);
+    if (first != 'r' && first != 'm') continue;  // each name starts with one of them
+    const std::string_view rest = text.substr(at);
+    const bool name = directives::detail::istarts_with(rest, "rocm") ||
+                      directives::detail::istarts_with(rest, "rccl") ||
+                      directives::detail::istarts_with(rest, "miopen");
+    const char before = at == 0 ? ' ' : text[at - 1];
+    if (name && before != '~' && !std::isalnum(static_cast<unsigned char>(before))) return true;
   }
   return false;
 }

@@ -73,6 +73,24 @@ TEST(AmdGpus, AJobThatRanOnRocmIsReportedAtTheFirstSign) {
   EXPECT_TRUE(testing::diagnostics_with(nvidia, Code::amd_gpus_replaced).empty());
 }
 
+// A ROCm module in any case, alone or as part of a name; not spack's
+// `~rocm` (built without it) nor a longer word.
+TEST(AmdGpus, ModulesNamingRocmInAnyCase) {
+  const auto reported = [](const std::string& module_line) {
+    const Translation t = translate(
+        "job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=8\n" + module_line + "\nsrun ./a\n");
+    return !testing::diagnostics_with(t, Code::amd_gpus_replaced).empty();
+  };
+  for (const char* line : {"module load ROCm-5.4.2/ucx", "module load cuda rocm", "ml MIOpen/2.0",
+                           "module load RCCL", "module load py-torch+rocm", "ml rocm"}) {
+    EXPECT_TRUE(reported(line)) << line;
+  }
+  for (const char* line : {"module load gcc~rocm", "module load amdrocm", "module load xrccl",
+                           "module load roc", "ml miope", "module load cuda/12.1"}) {
+    EXPECT_FALSE(reported(line)) << line;
+  }
+}
+
 // Hygon DCUs (`--gres=dcu:N`) are the job's GPUs, and ROCm ones.
 TEST(AmdGpus, DcusAreCountedAsGpusAndReported) {
   const Translation t =
