@@ -77,10 +77,12 @@ void for_each_held_container_call(const ast::Command& command, std::string_view 
       fn(*held, std::string_view(a.name));
     }
   }
+  // Compared as a view: std::string == "..." is an out-of-line compare, and
+  // this is asked of nearly every command.
   const bool exports = command.assignments.empty() && !command.words.empty() &&
                        command.words[0].parts.size() == 1 &&
                        command.words[0].parts[0].kind == ast::PartKind::literal &&
-                       command.words[0].parts[0].text == "export";
+                       std::string_view(command.words[0].parts[0].text) == "export";
   if (!exports) return;
   for (size_t i = 1; i < command.words.size(); ++i) {
     const ast::Word& word = command.words[i];
