@@ -9,6 +9,9 @@
 #include "source/ascii.hpp"
 
 namespace s2a::air {
+
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 VariableRule rename(std::string to, std::string reason) {
@@ -276,9 +279,10 @@ bool is_set_by_slurm(std::string_view name) {
 }
 
 bool is_runtime_variable(std::string_view name) {
-  static constexpr std::array kRuntime = {"MASTER_ADDR",     "MASTER_PORT",      "NUM_NODES",
-                                          "NODE_RANK",       "LOCAL_WORLD_SIZE", "WORLD_SIZE",
-                                          "CODE_SOURCE_PATH"};
+  // string_views, not C strings: each comparison would measure the name first.
+  static constexpr std::array kRuntime = {"MASTER_ADDR"sv,     "MASTER_PORT"sv,      "NUM_NODES"sv,
+                                          "NODE_RANK"sv,       "LOCAL_WORLD_SIZE"sv, "WORLD_SIZE"sv,
+                                          "CODE_SOURCE_PATH"sv};
   return std::find(kRuntime.begin(), kRuntime.end(), name) != kRuntime.end();
 }
 
