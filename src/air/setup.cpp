@@ -156,16 +156,16 @@ bool holds_credential(std::string_view name, std::string_view written,
 
 /// The names a module is known by: each component of its name but the
 /// versions (`devel/cuda/11.6`, `lib/nccl/2.11`), each also without a
-/// `-11.8` / `_2023` suffix.
-std::vector<std::string> module_names(std::string_view module) {
-  std::vector<std::string> names;
+/// `-11.8` / `_2023` suffix. Views of `module`, in the case it is written
+/// in: the lists they are looked up in are compared ignoring case.
+std::vector<std::string_view> module_names(std::string_view module) {
+  std::vector<std::string_view> names;
   const auto add = [&](std::string_view part) {
-    names.push_back(ascii_lower(part));
-    const std::string_view name = part;  // the suffix is found in the written name
-    for (size_t i = 1; i + 1 < name.size(); ++i) {
-      if ((name[i] == '-' || name[i] == '_') &&
-          std::isdigit(static_cast<unsigned char>(name[i + 1]))) {
-        names.push_back(ascii_lower(name.substr(0, i)));
+    names.push_back(part);
+    for (size_t i = 1; i + 1 < part.size(); ++i) {
+      if ((part[i] == '-' || part[i] == '_') &&
+          std::isdigit(static_cast<unsigned char>(part[i + 1]))) {
+        names.push_back(part.substr(0, i));
         break;
       }
     }
@@ -185,16 +185,15 @@ std::vector<std::string> module_names(std::string_view module) {
 /// The names a module's package is known by: its first component's, or the
 /// next one's after a category (`devel/cuda/11.6`, `lib/nccl/2.11`). A
 /// later component is a variant (`lammps/2018/cuda`, `openmpi/cuda-8.0/..`
-/// are LAMMPS and Open MPI built for CUDA, not CUDA).
-std::vector<std::string> package_names(std::string_view module) {
-  std::vector<std::string> names = module_names(module);
+/// are LAMMPS and Open MPI built for CUDA, not CUDA). Views of `module`.
+std::vector<std::string_view> package_names(std::string_view module) {
+  std::vector<std::string_view> names = module_names(module);
   static constexpr std::array kCategories = {
       "devel"sv, "lib"sv,    "libs"sv, "library"sv,  "compiler"sv, "compilers"sv,
       "tools"sv, "system"sv, "lang"sv, "math"sv,     "numlib"sv,   "ai"sv,
       "ml"sv,    "apps"sv,   "soft"sv, "software"sv, "nvidia"sv};
   const size_t slash = module.find('/');
   if (slash == std::string_view::npos) return names;
-  // Compared ignoring case in place: the names and categories are lower case.
   const std::string_view first = module.substr(0, slash);
   if (std::any_of(kCategories.begin(), kCategories.end(), [&](std::string_view category) {
         return directives::detail::iequals(first, category);
@@ -202,8 +201,17 @@ std::vector<std::string> package_names(std::string_view module) {
     return names;
   }
   std::erase_if(names,
-                [&](const std::string& n) { return !directives::detail::istarts_with(first, n); });
+                [&](std::string_view n) { return !directives::detail::istarts_with(first, n); });
   return names;
+}
+
+/// Whether `lower_names` (lower case) holds `name`, in any mix of cases.
+template <size_t N>
+bool contains_ignoring_case(const std::array<std::string_view, N>& lower_names,
+                            std::string_view name) {
+  return std::any_of(lower_names.begin(), lower_names.end(), [&](std::string_view lower) {
+    return directives::detail::iequals(name, lower);
+  });
 }
 
 /// Python 2 (`python/2.7.15`, `python2`, `Anaconda2`): the environment's
@@ -212,18 +220,25 @@ bool is_python2_module(std::string_view module) {
   for (std::string_view prefix : {"python/2", "python-2", "python2", "anaconda2", "miniconda2"}) {
     if (directives::detail::istarts_with(module, prefix)) return true;
   }
-  return ascii_contains_ignoring_case(module, "/python/2");
+  // A component `python/2...` after the first: looked for at each '/', not
+  // at each character.
+  for (size_t slash = module.find('/'); slash != std::string_view::npos;
+       slash = module.find('/', slash + 1)) {
+    if (directives::detail::istarts_with(module.substr(slash), "/python/2")) return true;
+  }
+  return false;
 }
 
-// The module names below are asked of every name of every module loaded:
-// arrays, not initializer lists, which are built anew at each call.
+// The module names below are asked of every name of every module loaded, as
+// written (any case): arrays, not initializer lists, which are built anew at
+// each call.
 
 bool provided_by_runtime(std::string_view base) {
   static constexpr std::array kNames = {
       "cuda"sv,        "cudnn"sv,   "nccl"sv,       "cuda-toolkit"sv, "cudatoolkit"sv,
       "python"sv,      "python3"sv, "pytorch"sv,    "torch"sv,        "aws-ofi-nccl"sv,
       "nccl-plugin"sv, "gpu"sv,     "cray-python"sv};
-  return contains(kNames, base);
+  return contains_ignoring_case(kNames, base);
 }
 
 /// Python with conda: the environment has the Python, not the conda.
@@ -231,7 +246,7 @@ bool is_python_distribution(std::string_view base) {
   static constexpr std::array kNames = {"anaconda"sv,   "anaconda3"sv,  "miniconda"sv,
                                         "miniconda3"sv, "miniforge"sv,  "miniforge3"sv,
                                         "mamba"sv,      "micromamba"sv, "conda"sv};
-  return contains(kNames, base);
+  return contains_ignoring_case(kNames, base);
 }
 
 bool is_toolchain(std::string_view base) {
@@ -242,7 +257,7 @@ bool is_toolchain(std::string_view base) {
       "ucx"sv,           "git"sv,      "binutils"sv,   "ninja"sv,        "singularity"sv,
       "apptainer"sv,     "stdenv"sv,   "2023"sv,       "2024"sv,         "prgenv-gnu"sv,
       "prgenv-nvidia"sv, "craype"sv,   "cray-mpich"sv, "libfabric"sv};
-  return contains(kNames, base);
+  return contains_ignoring_case(kNames, base);
 }
 
 /// A requirements file the runtime can read: relative, under the code root.
@@ -905,10 +920,9 @@ void SetupMapper::report_module(const Site& site) {
       }
       const profile::ModuleMapping* m =
           options_.profile ? profile::find_module(*options_.profile, *name) : nullptr;
-      const std::vector<std::string> names = package_names(name->substr(0, name->find('@')));
+      const std::vector<std::string_view> names = package_names(name->substr(0, name->find('@')));
       const auto known_as = [&](bool (*kind)(std::string_view)) {
-        return std::any_of(names.begin(), names.end(),
-                           [&](const std::string& n) { return kind(n); });
+        return std::any_of(names.begin(), names.end(), kind);
       };
       if (m != nullptr && m->provided) {
         provided.emplace_back(*name);
@@ -925,7 +939,7 @@ void SetupMapper::report_module(const Site& site) {
         toolchain.emplace_back(*name);
       } else {
         unknown.emplace_back(*name);
-        for (const std::string& package : names) {
+        for (const std::string_view package : names) {
           unmapped_modules_.emplace_back(ascii_lower(package), *name);
         }
       }
