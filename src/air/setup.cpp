@@ -35,6 +35,14 @@ size_t find_either(std::string_view text, char a, char b) {
       text.begin());
 }
 
+/// Appends `items` (none empty) to `out`, separated by ", ".
+void append_joined(std::string& out, const std::vector<std::string>& items) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += items[i];
+  }
+}
+
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ") {
   std::string out;
   for (const std::string& item : items) {
@@ -945,37 +953,29 @@ void SetupMapper::report_module(const Site& site) {
       }
     }
   }
-  std::vector<std::string> parts;
-  if (!provided.empty()) {
-    parts.push_back(join(provided) + (provided.size() == 1 ? " comes" : " come") +
-                    " with the AI Runtime environment");
-  }
-  if (!python2.empty()) {
-    parts.push_back(join(python2) + (python2.size() == 1 ? " is" : " are") +
-                    " Python 2, which the AI Runtime environment does not have (its Python is "
-                    "3.12)");
-  }
-  if (!distributions.empty()) {
-    parts.push_back(join(distributions) + (distributions.size() == 1 ? " gives" : " give") +
-                    " Python, which the AI Runtime environment has, and conda, which it has not: "
-                    "its conda environments' packages must be listed");
-  }
-  if (!mapped.empty()) parts.push_back(join(mapped) + " become environment.dependencies (profile)");
-  if (!toolchain.empty()) {
-    parts.push_back(join(toolchain) + (toolchain.size() == 1
-                                           ? " is not a Python dependency and has no counterpart"
-                                           : " are not Python dependencies and have no "
-                                             "counterpart"));
-  }
-  if (!unknown.empty()) {
-    parts.push_back(join(unknown) + (unknown.size() == 1 ? " has" : " have") + " no known mapping");
-  }
-  if (!computed.empty()) {
-    parts.push_back(join(computed) + (computed.size() == 1 ? " is" : " are") +
-                    " computed and not mapped");
-  }
+  // "NAMES come ...; NAMES are ...": each group of names appended in place.
   std::string message = "`" + shown + "` does not exist on AI Runtime nodes and is removed";
-  if (!parts.empty()) message += ": " + join(parts, "; ");
+  std::string_view separator = ": ";
+  const auto add_part = [&](const std::vector<std::string>& names, std::string_view one,
+                            std::string_view many, std::string_view rest) {
+    if (names.empty()) return;
+    message += separator;
+    separator = "; ";
+    append_joined(message, names);
+    message += names.size() == 1 ? one : many;
+    message += rest;
+  };
+  add_part(provided, " comes", " come", " with the AI Runtime environment");
+  add_part(python2, " is", " are",
+           " Python 2, which the AI Runtime environment does not have (its Python is 3.12)");
+  add_part(distributions, " gives", " give",
+           " Python, which the AI Runtime environment has, and conda, which it has not: its "
+           "conda environments' packages must be listed");
+  add_part(mapped, "", "", " become environment.dependencies (profile)");
+  add_part(toolchain, " is not a Python dependency and has no counterpart",
+           " are not Python dependencies and have no counterpart", "");
+  add_part(unknown, " has", " have", " no known mapping");
+  add_part(computed, " is", " are", " computed and not mapped");
   // Each hint is constructed in place, not assigned over an empty string.
   std::string hint = [&]() -> std::string {
     if (!python2.empty()) {
