@@ -436,12 +436,26 @@ bool expands_tilde(const ast::Word& word, uint32_t value_begin, std::string_view
 }
 
 /// The value of an assignment when it is plain text: no expansion, no tilde.
-std::optional<std::string> literal_assigned_value(const ast::Word& word, uint32_t value_begin,
-                                                  std::string_view view_text) {
-  std::optional<std::string> literal = slurm::literal_value(word);
-  if (!literal || literal->find('~') == std::string::npos) return literal;
+/// A view of the word's literal (folded into `storage` for a word of several
+/// parts), so a caller copies only the part it keeps.
+std::optional<std::string_view> literal_assigned_value(const ast::Word& word, uint32_t value_begin,
+                                                       std::string_view view_text,
+                                                       std::optional<std::string>& storage) {
+  const std::optional<std::string_view> literal = slurm::literal_view(word, storage);
+  if (!literal || literal->find('~') == std::string_view::npos) return literal;
   if (expands_tilde(word, value_begin, view_text)) return std::nullopt;
   return literal;
+}
+
+/// Appends an Assignment built in place, its strings copied once from the
+/// views (a braced temporary would be copied into, then moved).
+void add_assignment(std::vector<Assignment>& out, std::string_view name,
+                    std::optional<std::string_view> literal, Span value_span, bool exported) {
+  Assignment& added = out.emplace_back();
+  added.name = name;
+  if (literal) added.literal.emplace(*literal);
+  added.value_span = value_span;
+  added.exported = exported;
 }
 
 }  // namespace
@@ -450,11 +464,13 @@ std::vector<Assignment> assignments_of(const ast::Command& command, const Site& 
                                        std::string_view view_text) {
   std::vector<Assignment> out;
   if (command.words.empty()) {
+    out.reserve(command.assignments.size());
     for (const auto& a : command.assignments) {
-      out.push_back({a.name,
-                     a.is_array ? std::nullopt
-                                : literal_assigned_value(a.value, a.value.span.begin, view_text),
-                     a.value.span, false});
+      std::optional<std::string> storage;
+      const std::optional<std::string_view> literal =
+          a.is_array ? std::nullopt
+                     : literal_assigned_value(a.value, a.value.span.begin, view_text, storage);
+      add_assignment(out, a.name, literal, a.value.span, false);
     }
     return out;
   }
@@ -464,12 +480,16 @@ std::vector<Assignment> assignments_of(const ast::Command& command, const Site& 
     const std::string_view written = view_text.substr(word.span.begin, word.span.size());
     const size_t eq = written.find('=');
     if (eq == std::string_view::npos || written.front() == '-') return {};
-    const std::string name(written.substr(0, eq));
+    const std::string_view name = written.substr(0, eq);
     if (!is_variable_name(name)) return {};
     const Span value_span{static_cast<uint32_t>(word.span.begin + eq + 1), word.span.end};
-    auto literal = literal_assigned_value(word, value_span.begin, view_text);
-    if (literal) literal = literal->substr(literal->find('=') + 1);
-    out.push_back({name, literal, value_span, true});
+    // The word's literal is `NAME=value`: only the value is copied.
+    std::optional<std::string> storage;
+    const std::optional<std::string_view> literal =
+        literal_assigned_value(word, value_span.begin, view_text, storage);
+    add_assignment(out, name,
+                   literal ? std::optional(literal->substr(literal->find('=') + 1)) : std::nullopt,
+                   value_span, true);
   }
   return out;
 }
