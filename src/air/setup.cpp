@@ -926,7 +926,6 @@ void SetupMapper::report_module(const Site& site) {
       first = 2;
     }
   }
-  const std::string shown = program + (sub.empty() ? "" : " " + sub);
   std::vector<std::string> provided, distributions, mapped, toolchain, unknown, computed, python2;
   const bool loads = sub.empty() || contains({"load", "add", "swap", "switch"}, sub) ||
                      (program == "spack"sv && sub == "load") ||
@@ -973,8 +972,15 @@ void SetupMapper::report_module(const Site& site) {
       }
     }
   }
-  // "NAMES come ...; NAMES are ...": each group of names appended in place.
-  std::string message = "`" + shown + "` does not exist on AI Runtime nodes and is removed";
+  // "`module load` does ...: NAMES come ...; NAMES are ...", appended in
+  // place to a buffer most messages fit, so it is not reallocated as it grows.
+  std::string message;
+  message.reserve(256);
+  message += '`';
+  message += program;
+  if (!sub.empty()) message += ' ';
+  message += sub;
+  message += "` does not exist on AI Runtime nodes and is removed";
   std::string_view separator = ": ";
   const auto add_part = [&](const std::vector<std::string>& names, std::string_view one,
                             std::string_view many, std::string_view rest) {
