@@ -531,6 +531,20 @@ bool is_setup_program(std::string_view program) {
 
 bool is_setup_command(const ast::Command& command, const std::string& program,
                       std::string_view view_text) {
+  // Asked of every command: the last letter of the programs below (module,
+  // source, deactivate, vpkg_*; ml, eval; conda, mamba, micromamba; spack;
+  // `.`) rules out most others (python, srun, echo, export, cd) before any
+  // comparison.
+  switch (program.empty() ? '\0' : program.back()) {
+    case 'e':
+    case 'l':
+    case 'a':
+    case 'k':
+    case '.':
+      break;
+    default:
+      return false;
+  }
   if (is_setup_program(program)) return true;
   // A virtual environment's own function: its activation is removed, so it is not defined.
   if (program == "deactivate"sv) return command.words.size() == 1;

@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "air/map_workload.hpp"
+#include "air/setup.hpp"
+#include "directives/directives.hpp"
 #include "profile/profile.hpp"
 #include "support/run_process.hpp"
 #include "translate.hpp"
@@ -51,6 +53,34 @@ std::vector<uint32_t> lines_of(const Translation& t, Code code) {
     if (d.code == code) lines.push_back(t.file->line_col(d.span.begin).line);
   }
   return lines;
+}
+
+/// is_setup_command() of each line of `body`, in order (not the commands
+/// of substitutions).
+std::vector<bool> setup_commands_of(const std::string& body) {
+  const SourceFile file("job.sbatch", kHead + body);
+  Diagnostics diagnostics;
+  const slurm::Body analyzed =
+      slurm::analyze_body(file, directives::scan_directives(file).body_offset, diagnostics);
+  std::vector<bool> out;
+  for (const slurm::Site& site : analyzed.sites) {
+    if (site.context.in_substitution) continue;
+    out.push_back(air::is_setup_command(*site.command, site.program, analyzed.views[0].text));
+  }
+  return out;
+}
+
+// Every setup program gets past the first look at the program name (its
+// last letter), and programs that differ from one in that letter alone do not.
+TEST(SetupCommand, KnowsEverySetupProgram) {
+  EXPECT_EQ(setup_commands_of("module load cuda\nml cuda\nspack load nccl\nconda activate ml\n"
+                              "mamba activate ml\nmicromamba activate ml\nvpkg_require cuda\n"
+                              "vpkg_devrequire cuda\ndeactivate\nsource env/bin/activate\n"
+                              ". env/bin/activate\neval \"$(conda shell.bash hook)\"\n"),
+            std::vector<bool>(12, true));
+  EXPECT_EQ(setup_commands_of("modules load cuda\nmls\nspacks\ncondas\nsources env/bin/activate\n"
+                              "evals x\npython t.py\nsource env.sh\neval x\n"),
+            std::vector<bool>(9, false));
 }
 
 struct DependencyCase {
