@@ -1727,8 +1727,20 @@ bool is_container_engine(std::string_view program) {
     case 5:
       return program == "sarus"sv;
     case 6:
-      return program == "docker"sv || program == "podman"sv || program == "enroot"sv ||
-             program == "ch-run"sv;
+      // Six letters like python, mpirun, export, module: the first letter
+      // leaves one name to compare, or none.
+      switch (program.front()) {
+        case 'd':
+          return program == "docker"sv;
+        case 'p':
+          return program == "podman"sv;
+        case 'e':
+          return program == "enroot"sv;
+        case 'c':
+          return program == "ch-run"sv;
+        default:
+          return false;
+      }
     case 7:
       return program == "nerdctl"sv || program == "udocker"sv;
     case 9:

@@ -1105,6 +1105,20 @@ TEST(ImageSteps, OtherSubcommandsAreReportedAsMissingEngines) {
   }
 }
 
+// Each container engine is known by name, whatever its length or first letter.
+TEST(ImageSteps, EveryEngineIsReportedAsMissing) {
+  for (const char* line :
+       {"docker ps\n", "podman images\n", "enroot list\n", "ch-run --version\n", "sarus images\n",
+        "nerdctl ps\n", "udocker ps\n", "charliecloud --version\n", "apptainer --version\n"}) {
+    const Translation t = run(std::string(line) + "python t.py\n");
+    EXPECT_TRUE(has_code(t, Code::container_engine_unavailable)) << line;
+  }
+  for (const char* line : {"dockers ps\n", "pytorch x\n", "export A=1\n", "mpirun t.py\n"}) {
+    const Translation t = run(std::string(line) + "python t.py\n");
+    EXPECT_FALSE(has_code(t, Code::container_engine_unavailable)) << line;
+  }
+}
+
 // `PY="singularity exec --nv $SIF python"` ... `$PY train.py`: the call
 // leaves the value, so `$PY` runs python directly; the image and binds are
 // the workload's, as for a call written out.
