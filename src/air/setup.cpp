@@ -1217,7 +1217,7 @@ void SetupMapper::add_env_or_secret(const Site& site, const Assignment& a) {
 void SetupMapper::report_replaced_search_paths(const Site& site,
                                                const std::vector<Assignment>& assignments) {
   for (const Assignment& a : assignments) {
-    if (!a.literal || a.literal->empty() || (a.name != "PATH" && a.name != "LD_LIBRARY_PATH")) {
+    if (!a.literal || a.literal->empty() || (a.name != "PATH"sv && a.name != "LD_LIBRARY_PATH"sv)) {
       continue;
     }
     editor_.report(Code::search_path_replaced, site.view, site.command->span,
