@@ -1954,7 +1954,8 @@ const std::string* SetupMapper::add_conda_environment(const std::string& env) {
 
 void SetupMapper::unwrap_conda_run(const Site& site) {
   const auto& words = site.command->words;
-  const size_t from = site.program == "srun"sv && site.srun ? site.srun_operand : 0;
+  // site.srun first: it is set for srun only, so most programs skip the comparison.
+  const size_t from = site.srun && site.program == "srun"sv ? site.srun_operand : 0;
   if (from == 0 && !slurm::may_wrap_a_command(site.program)) return;  // nearly every command
   const size_t program = slurm::skip_command_wrappers(words, from);
   for (size_t i = from; i + 1 < words.size() && i < program; ++i) {
@@ -2004,7 +2005,8 @@ void SetupMapper::unwrap_conda_run(const Site& site) {
 void SetupMapper::unwrap_container(const Site& site) {
   const auto& words = site.command->words;
   // `timeout 1h singularity exec IMG ...`: the wrapper stays, the image goes.
-  const size_t from = site.program == "srun"sv && site.srun ? site.srun_operand : 0;
+  // site.srun first: it is set for srun only, so most programs skip the comparison.
+  const size_t from = site.srun && site.program == "srun"sv ? site.srun_operand : 0;
   const size_t start = from == 0 && !slurm::may_wrap_a_command(site.program)
                            ? 0
                            : slurm::skip_command_wrappers(words, from);
