@@ -803,11 +803,16 @@ bool SetupMapper::remove_environment_creation(const Site& site) {
 bool SetupMapper::map_setup_command(const Site& site) {
   const ast::Command& command = *site.command;
   const std::string_view text = body_.views[site.view].text;
-  const bool python_pip = site.program.starts_with("python") && command.words.size() >= 4 &&
-                          slurm::literal_is(command.words[1], "-m") &&
-                          slurm::literal_is(command.words[2], "pip");
-  if (site.program == "pip"sv || site.program == "pip3"sv || python_pip)
-    return map_pip_install(site);
+  // pip, pip3, `python -m pip`: asked of every command, the first letter
+  // rules out most (echo, srun, set) before any comparison.
+  if (site.program.starts_with('p')) {
+    const bool python_pip = site.program.starts_with("python") && command.words.size() >= 4 &&
+                            slurm::literal_is(command.words[1], "-m") &&
+                            slurm::literal_is(command.words[2], "pip");
+    if (site.program == "pip"sv || site.program == "pip3"sv || python_pip) {
+      return map_pip_install(site);
+    }
+  }
   if (remove_environment_creation(site) || remove_container_image_step(site)) return true;
   if (site.program == "unset"sv) report_unset_search_paths(site);
   if (!is_setup_command(command, site.program, text)) return false;
