@@ -1882,9 +1882,14 @@ const ForeignRuntime* foreign_runtime(std::string_view program) {
 /// runtime's module.
 void SetupMapper::report_foreign_program(const Site& site, size_t start, std::string_view program) {
   if (options_.custom_image) return;
+  // Nearly every program is neither: ruled out before any string is made.
+  const ForeignRuntime* known = foreign_runtime(program);
+  const std::pair<std::string, std::string>* loaded =
+      known != nullptr ? nullptr : unmapped_module_of(program);
+  if (known == nullptr && loaded == nullptr) return;
   const auto& words = site.command->words;
   std::string runtime, module, what;
-  if (const ForeignRuntime* known = foreign_runtime(program)) {
+  if (known != nullptr) {
     if (options_.profile != nullptr && (profile::find_module(*options_.profile, known->module) ||
                                         profile::find_module(*options_.profile, known->runtime))) {
       return;
@@ -1892,7 +1897,7 @@ void SetupMapper::report_foreign_program(const Site& site, size_t start, std::st
     runtime = known->runtime;
     module = known->module;
     what = "runs " + runtime;
-  } else if (const auto* loaded = unmapped_module_of(program)) {
+  } else {
     runtime = program;
     // The profile finds a module by its name as written or the part before
     // its first `/` (profile::find_module).
@@ -1902,8 +1907,6 @@ void SetupMapper::report_foreign_program(const Site& site, size_t start, std::st
                  ? written.substr(0, slash)
                  : written;
     what = "is the program of the module " + loaded->second + " (removed above)";
-  } else {
-    return;
   }
   // snakemake, cutadapt, multiqc: the module only installed a pip package.
   const bool pip_package = installs_with_pip(runtime);
