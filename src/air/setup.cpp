@@ -1281,15 +1281,20 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
              found != variable_writes_->end() && found->second == 1;
     });
   };
-  const bool movable = exported && top_level(site) && !after_first_launch && set_once() &&
-                       site.command->span.begin < first_kept_source();
   bool others_literal = true;
   for (size_t i = 0; i < assignments.size(); ++i) {
     if ((!any_secret || !secret[i]) && !assignments[i].literal) others_literal = false;
   }
+  // Asked only when every other value is literal: a statement with one that
+  // is not stays where it is whatever the answer.
+  const auto movable = [&] {
+    return exported && top_level(site) && !after_first_launch && set_once() &&
+           site.command->span.begin < first_kept_source();
+  };
   if (any_secret) {
-    const bool remove = others_literal && (movable || std::all_of(secret.begin(), secret.end(),
-                                                                  [](bool s) { return s; }));
+    const bool remove =
+        others_literal &&
+        (std::all_of(secret.begin(), secret.end(), [](bool s) { return s; }) || movable());
     const Span statement = site.statement ? site.statement->span : command.span;
     std::string shown(editor_.source(site.view, statement));
     for (size_t i = assignments.size(); i-- > 0;) {
@@ -1312,7 +1317,7 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
     editor_.remove_statement(site, "credentials move to Databricks secrets", shown);
     return;
   }
-  if (!exported || !movable || !others_literal) return;
+  if (!others_literal || !movable()) return;
   for (const Assignment& a : assignments) add_env_or_secret(site, a);
   editor_.remove_statement(site, "literal exports move to env_variables", {});
 }
