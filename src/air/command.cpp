@@ -944,7 +944,11 @@ class CommandMapper final : public CommandEditor {
   /// fail, ending a `set -e` script before its launch line (`clear; srun ...`
   /// in the BigScience templates). In a log they only ever wrote escape codes.
   bool remove_terminal_control(const Site& site) {
-    if (site.program != "clear"sv && site.program != "tput"sv) return false;
+    // Asked of every command: the first letter rules out most (srun, echo,
+    // sleep) before a comparison.
+    const std::string& program = site.program;
+    if (!program.starts_with('c') && !program.starts_with('t')) return false;
+    if (program != "clear"sv && program != "tput"sv) return false;
     if (script_sets_terminal_type()) return false;
     const auto& words = site.command->words;
     const bool names_type = std::any_of(words.begin() + 1, words.end(), [&](const ast::Word& w) {
