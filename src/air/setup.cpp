@@ -1590,6 +1590,9 @@ void SetupMapper::hide_assigned_secret(const Site& site, const ast::Word& word,
 
 void SetupMapper::hide_secret_in_value(const Site& site, const ast::Word& word,
                                        std::string_view arg) {
+  // Asked of every literal word: most are shorter than any token and hold
+  // neither the `:` of a URL nor the `=` of an assignment.
+  if (arg.size() < kShortestToken && find_either(arg, ':', '=') == arg.size()) return;
   const size_t scheme = arg.find("://");
   if (scheme == std::string_view::npos) {
     if (looks_like_token(arg)) {
