@@ -137,11 +137,9 @@ void check_command(const YamlDoc* node, const Workload& expected, Errors& errors
   if (command != expected.command) errors.push_back("command does not read back as written");
 }
 
-void check_secrets(const YamlDoc& root, Errors& errors) {
-  const YamlDoc* secrets = root.find("secrets");
+void check_secrets(const YamlDoc* secrets, const YamlDoc* env_variables, Errors& errors) {
   check_string_map(secrets, "secrets", errors);
   if (secrets == nullptr) return;
-  const YamlDoc* env_variables = root.find("env_variables");
   for (const auto& [name, value] : secrets->entries) {
     const std::string_view ref = text_of(&value);
     const size_t slash = ref.find('/');
@@ -155,32 +153,63 @@ void check_secrets(const YamlDoc& root, Errors& errors) {
   }
 }
 
+/// The root map's known fields, found in one pass that also reports each
+/// unknown field (as check_keys would): the checks below look up most of them,
+/// and a find() each rescanned the root's entries.
+struct RootFields {
+  const YamlDoc* experiment_name = nullptr;
+  const YamlDoc* compute = nullptr;
+  const YamlDoc* environment = nullptr;
+  const YamlDoc* command = nullptr;
+  const YamlDoc* env_variables = nullptr;
+  const YamlDoc* secrets = nullptr;
+  const YamlDoc* code_source = nullptr;
+  const YamlDoc* max_retries = nullptr;
+  const YamlDoc* timeout_minutes = nullptr;
+};
+
+RootFields root_fields(const YamlDoc& root, Errors& errors) {
+  static constexpr std::string_view kUnchecked[] = {
+      "idempotency_token",        "parameters",  "mlflow_run_name",   "mlflow_experiment_directory",
+      "mlflow_artifact_location", "permissions", "usage_policy_name", "usage_policy_id"};
+  RootFields fields;
+  const std::pair<std::string_view, const YamlDoc** const> checked[] = {
+      {"experiment_name", &fields.experiment_name}, {"compute", &fields.compute},
+      {"environment", &fields.environment},         {"command", &fields.command},
+      {"env_variables", &fields.env_variables},     {"secrets", &fields.secrets},
+      {"code_source", &fields.code_source},         {"max_retries", &fields.max_retries},
+      {"timeout_minutes", &fields.timeout_minutes}};
+  for (const auto& [key, value] : root.entries) {
+    const auto known = std::find_if(std::begin(checked), std::end(checked),
+                                    [&key](const auto& field) { return field.first == key; });
+    if (known != std::end(checked)) {
+      if (*known->second == nullptr) *known->second = &value;  // find() takes the first
+    } else if (std::find(std::begin(kUnchecked), std::end(kUnchecked), key) ==
+               std::end(kUnchecked)) {
+      errors.push_back(key + ": unknown field");
+    }
+  }
+  return fields;
+}
+
 Errors check(const YamlDoc& root, const Workload& expected) {
   Errors errors;
   if (!root.is_map()) return {"the document is not a map"};
-  check_keys(root,
-             {"experiment_name", "compute", "environment", "command", "env_variables", "secrets",
-              "code_source", "max_retries", "timeout_minutes", "idempotency_token", "parameters",
-              "mlflow_run_name", "mlflow_experiment_directory", "mlflow_artifact_location",
-              "permissions", "usage_policy_name", "usage_policy_id"},
-             "", errors);
-  if (!valid_name(text_of(root.find("experiment_name")))) {
+  const RootFields fields = root_fields(root, errors);
+  if (!valid_name(text_of(fields.experiment_name))) {
     errors.push_back("experiment_name: only alphanumeric characters, '-' and '_' are allowed");
   }
-  check_compute(root.find("compute"), errors);
-  check_command(root.find("command"), expected, errors);
-  if (const YamlDoc* env = root.find("environment")) check_environment(*env, expected, errors);
-  check_string_map(root.find("env_variables"), "env_variables", errors);
-  check_secrets(root, errors);
-  if (const YamlDoc* source = root.find("code_source")) {
-    check_code_source(*source, expected, errors);
-  }
-  if (const YamlDoc* retries = root.find("max_retries");
-      retries && YamlDoc::integer(retries).value_or(-1) < 0) {
+  check_compute(fields.compute, errors);
+  check_command(fields.command, expected, errors);
+  if (fields.environment != nullptr) check_environment(*fields.environment, expected, errors);
+  check_string_map(fields.env_variables, "env_variables", errors);
+  check_secrets(fields.secrets, fields.env_variables, errors);
+  if (fields.code_source != nullptr) check_code_source(*fields.code_source, expected, errors);
+  if (fields.max_retries != nullptr && YamlDoc::integer(fields.max_retries).value_or(-1) < 0) {
     errors.push_back("max_retries must be >= 0");
   }
-  if (const YamlDoc* timeout = root.find("timeout_minutes");
-      timeout && YamlDoc::integer(timeout).value_or(0) < 1) {
+  if (fields.timeout_minutes != nullptr &&
+      YamlDoc::integer(fields.timeout_minutes).value_or(0) < 1) {
     errors.push_back("timeout_minutes must be >= 1");
   }
   return errors;
