@@ -70,7 +70,7 @@ void YamlWriter::newline_and_indent(uint32_t indent) {
   out_.append(indent, ' ');
 }
 
-YamlWriter& YamlWriter::operator<<(YAML::EMITTER_MANIP manip) {
+void YamlWriter::group_manipulator(YAML::EMITTER_MANIP manip) {
   switch (manip) {
     case YAML::BeginMap:
     case YAML::BeginSeq: {
@@ -98,31 +98,10 @@ YamlWriter& YamlWriter::operator<<(YAML::EMITTER_MANIP manip) {
       groups_.pop_back();
       if (!groups_.empty()) ++groups_.back().children;  // the group was a map value
       break;
-    case YAML::Key:
-      if (groups_.empty() || !groups_.back().is_map || expect_value_) unsupported();
-      expect_key_ = true;
-      break;
-    case YAML::Value:
-      if (groups_.empty() || !groups_.back().is_map || expect_key_) unsupported();
-      expect_value_ = true;
-      break;
-    case YAML::Auto:
-      format_ = Format::automatic;
-      break;
-    case YAML::SingleQuoted:
-      format_ = Format::single_quoted;
-      break;
-    case YAML::DoubleQuoted:
-      format_ = Format::double_quoted;
-      break;
-    case YAML::Literal:
-      format_ = Format::literal;
-      break;
     default:
       unsupported();
       break;  // flow style, anchors, other charsets...
   }
-  return *this;
 }
 
 YamlWriter& YamlWriter::operator<<(const YAML::_Comment& comment) {

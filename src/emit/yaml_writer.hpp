@@ -25,7 +25,36 @@ namespace s2a::emit {
 
 class YamlWriter {
  public:
-  YamlWriter& operator<<(YAML::EMITTER_MANIP manip);
+  // Key, Value and the formats are most of the manipulators written, and only
+  // set a flag: inline, unlike the group manipulators.
+  YamlWriter& operator<<(YAML::EMITTER_MANIP manip) {
+    switch (manip) {
+      case YAML::Key:
+        if (groups_.empty() || !groups_.back().is_map || expect_value_) unsupported();
+        expect_key_ = true;
+        break;
+      case YAML::Value:
+        if (groups_.empty() || !groups_.back().is_map || expect_key_) unsupported();
+        expect_value_ = true;
+        break;
+      case YAML::Auto:
+        format_ = Format::automatic;
+        break;
+      case YAML::SingleQuoted:
+        format_ = Format::single_quoted;
+        break;
+      case YAML::DoubleQuoted:
+        format_ = Format::double_quoted;
+        break;
+      case YAML::Literal:
+        format_ = Format::literal;
+        break;
+      default:
+        group_manipulator(manip);
+        break;
+    }
+    return *this;
+  }
   YamlWriter& operator<<(const YAML::_Comment& comment);
   YamlWriter& operator<<(const std::string& value) { return scalar(value); }
   YamlWriter& operator<<(const char* value) { return scalar(value); }
@@ -54,6 +83,7 @@ class YamlWriter {
     uint32_t children = 0;  // keys (map) or items (seq) written so far
   };
 
+  void group_manipulator(YAML::EMITTER_MANIP manip);  // Begin/End Map/Seq, or unsupported
   YamlWriter& scalar(std::string_view value);
   void prepare_node();  // writes what precedes a node: newline, indent, "- "
   void write_scalar(std::string_view value, Format format);
