@@ -407,6 +407,21 @@ void append_index(std::string& out, uint64_t index) {
   const auto [end, error] = std::to_chars(digits, digits + sizeof digits, index);
   out.append(digits, end);
 }
+
+// Appends " i1 i2 ...": a long array lists thousands of indexes, so they are
+// written straight into room made once for the longest spelling of each,
+// rather than appended one at a time (a capacity check and copy each).
+void append_index_list(std::string& out, const std::vector<uint64_t>& indexes) {
+  constexpr size_t kMaxDigits = 20;  // of a uint64_t
+  const size_t at = out.size();
+  out.resize(at + indexes.size() * (1 + kMaxDigits));
+  char* next = out.data() + at;
+  for (uint64_t index : indexes) {
+    *next++ = ' ';
+    next = std::to_chars(next, next + kMaxDigits, index).ptr;
+  }
+  out.resize(static_cast<size_t>(next - out.data()));
+}
 }  // namespace
 
 std::string array_submit_comment(const JobWorkflow& workflow, const std::string& yaml_name) {
@@ -428,10 +443,7 @@ std::string array_submit_comment(const JobWorkflow& workflow, const std::string&
   } else {
     // A long array is written as one loop; the index list keeps any gaps.
     out += "#   for i in";
-    for (uint64_t index : a.indexes) {
-      out += ' ';
-      append_index(out, index);
-    }
+    append_index_list(out, a.indexes);
     out += "; do\n#   " + run.substr(4) + "$i\n#   done\n";
   }
   if (a.concurrency) {
