@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "emit/text_scan.hpp"
@@ -219,7 +220,11 @@ class Reader {
       if (!is_simple_key(key)) return false;
       std::string_view rest = line.text.substr(colon + 1);
       next_line();
-      YamlDoc& value = map.entries.emplace_back(std::string(key), YamlDoc()).second;
+      // Built in place: a temporary key and YamlDoc would each be moved in.
+      YamlDoc& value =
+          map.entries
+              .emplace_back(std::piecewise_construct, std::forward_as_tuple(key), std::tuple<>())
+              .second;
       if (rest.empty()) {
         // A nested map or sequence, two columns in.
         if (!has_line() || line_.indent != indent + 2) return false;
