@@ -223,14 +223,20 @@ class WorkloadEmitter {
     const air::Compute& c = w_.compute;
     out_ << YAML::Key << "compute" << YAML::Value << YAML::BeginMap;
     out_ << YAML::Key << "num_accelerators" << YAML::Value << c.num_accelerators;
-    std::string shape = std::to_string(c.num_accelerators) +
-                        (c.num_accelerators == 1 ? " GPU across " : " GPUs across ") +
-                        std::to_string(c.nodes) + (c.nodes == 1 ? " node" : " nodes");
-    for (Span span : c.from) shape += "; " + where(file_, span, options_.redactions);
+    // Both comments are appended in place, not joined from temporaries.
+    std::string shape = std::to_string(c.num_accelerators);
+    shape += c.num_accelerators == 1 ? " GPU across " : " GPUs across ";
+    shape += std::to_string(c.nodes);
+    shape += c.nodes == 1 ? " node" : " nodes";
+    for (Span span : c.from) {
+      shape += "; ";
+      shape += where(file_, span, options_.redactions);
+    }
     comment(shape);
     out_ << YAML::Key << "accelerator_type" << YAML::Value << c.accelerator_type;
-    comment(std::to_string(c.gpus_per_node) + " GPU" + (c.gpus_per_node == 1 ? "" : "s") +
-            " per node");
+    std::string per_node = std::to_string(c.gpus_per_node);
+    per_node += c.gpus_per_node == 1 ? " GPU per node" : " GPUs per node";
+    comment(per_node);
     out_ << YAML::EndMap;
   }
 
