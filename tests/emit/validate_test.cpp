@@ -32,6 +32,23 @@ TEST(ValidateWorkloadYaml, ReportsUnknownRootFieldsInOrderAndKeepsKnownOnes) {
                                       "max_retries must be >= 0", "timeout_minutes must be >= 1"}));
 }
 
+TEST(ValidateWorkloadYaml, AllowsOnlyAsciiAlphanumericsDashAndUnderscoreInTheName) {
+  const std::string rest =
+      "compute:\n  accelerator_type: GPU_1xH100\n  num_accelerators: 1\n"
+      "command: |\n  python train.py\n";
+  const air::Workload workload = workload_with_command("python train.py\n");
+  EXPECT_EQ(validate_workload_yaml("experiment_name: Job-09_az_AZ\n" + rest, workload),
+            std::vector<std::string>{});
+  const std::string too_long(101, 'a');
+  for (const std::string& name :
+       std::vector<std::string>{"a.b", "a/b", "\"a b\"", "caf\xC3\xA9", too_long}) {
+    EXPECT_EQ(validate_workload_yaml("experiment_name: " + name + "\n" + rest, workload),
+              std::vector<std::string>{
+                  "experiment_name: only alphanumeric characters, '-' and '_' are allowed"})
+        << name;
+  }
+}
+
 TEST(ValidateWorkloadYaml, ReportsMissingRequiredFields) {
   EXPECT_EQ(validate_workload_yaml("usage_policy_id: x\n", workload_with_command("")),
             (std::vector<std::string>{
