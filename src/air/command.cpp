@@ -493,8 +493,7 @@ class CommandMapper final : public CommandEditor {
   /// lines becomes a comment, so the reader sees what went; one sharing its
   /// line with other code becomes `:` so the syntax around it stays valid.
   /// `shown`, when given, is put in the comment instead of the source text.
-  void remove_statement(const Site& site, const std::string& reason,
-                        std::string_view shown) override {
+  void remove_statement(const Site& site, std::string reason, std::string_view shown) override {
     const uint32_t view = site.view;
     const Span span = site.statement ? site.statement->span : site.command->span;
     const std::string_view text = body_.views[view].text;
@@ -508,14 +507,15 @@ class CommandMapper final : public CommandEditor {
     const size_t after_code = after.find_first_not_of(" \t;");
     const bool alone_after = after_code == std::string_view::npos || after[after_code] == '#';
     if (site.statement && alone_before && alone_after && !site.statement->background) {
-      replace(view, span, as_comment(shown.empty() ? source(view, span) : shown), reason);
+      replace(view, span, as_comment(shown.empty() ? source(view, span) : shown),
+              std::move(reason));
       commented_out_.emplace(view, span.begin);
     } else {
       // A comment would end the line for the statements beside it; a quoted
       // `:` argument is inert (no expansion) and says what was here.
       const std::string_view removed = shown.empty() ? source(view, site.command->span) : shown;
       replace(view, site.command->span, ": " + single_quote("[slurm2air] " + std::string(removed)),
-              reason);
+              std::move(reason));
     }
   }
 

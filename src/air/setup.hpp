@@ -41,7 +41,7 @@ class CommandEditor {
   virtual ~CommandEditor() = default;
   /// Takes a statement out of the command; `shown` replaces the source text
   /// in the comment left behind (used for lines holding a secret).
-  virtual void remove_statement(const slurm::Site& site, const std::string& reason,
+  virtual void remove_statement(const slurm::Site& site, std::string reason,
                                 std::string_view shown) = 0;
   virtual void replace(uint32_t view, Span span, std::string replacement, std::string reason) = 0;
   virtual void edit(uint32_t view, Span span, std::string replacement, std::string reason) = 0;
