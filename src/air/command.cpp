@@ -382,8 +382,8 @@ class CommandMapper final : public CommandEditor {
     result_.env_variables = std::move(setup_result_.env_variables);
     result_.secrets = std::move(setup_result_.secrets);
     result_.redactions = std::move(setup_result_.redactions);
-    for (const EditSet<LoggedEdit>& edits : edits_) {
-      std::vector<LoggedEdit> notes = edits.notes();
+    for (EditSet<LoggedEdit>& edits : edits_) {
+      std::vector<LoggedEdit> notes = std::move(edits).take_notes();
       result_.edits.insert(result_.edits.end(), std::make_move_iterator(notes.begin()),
                            std::make_move_iterator(notes.end()));
     }

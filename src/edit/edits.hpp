@@ -69,14 +69,17 @@ class EditSet {
   /// The edits, in the order they were added (apply_edits breaks ties by it).
   [[nodiscard]] std::vector<Edit> edits() const {
     std::vector<Edit> out;
-    for (const Entry* entry : in_order()) out.push_back(entry->edit);
+    for (const Entry* entry : in_order(*this)) out.push_back(entry->edit);
     return out;
   }
 
-  /// The notes of the edits, in the order they were added.
-  [[nodiscard]] std::vector<Note> notes() const {
+  /// The notes of the edits, in the order they were added, moved out of the
+  /// set rather than copied (each holds the replacement text and the reason):
+  /// the last use of a finished set. Its edits stay.
+  [[nodiscard]] std::vector<Note> take_notes() && {
     std::vector<Note> out;
-    for (const Entry* entry : in_order()) out.push_back(entry->note);
+    out.reserve(replacements_.size() + insertions_.size());
+    for (Entry* entry : in_order(*this)) out.push_back(std::move(entry->note));
     return out;
   }
 
@@ -87,11 +90,13 @@ class EditSet {
     uint64_t order;
   };
 
-  std::vector<const Entry*> in_order() const {
-    std::vector<const Entry*> out;
-    out.reserve(replacements_.size() + insertions_.size());
-    for (const auto& [begin, entry] : replacements_) out.push_back(&entry);
-    for (const Entry& entry : insertions_) out.push_back(&entry);
+  /// Pointers to the entries of `set` by order: const ones for a const set.
+  template <class Set>
+  static auto in_order(Set& set) {
+    std::vector<decltype(&set.insertions_.front())> out;
+    out.reserve(set.replacements_.size() + set.insertions_.size());
+    for (auto& [begin, entry] : set.replacements_) out.push_back(&entry);
+    for (auto& entry : set.insertions_) out.push_back(&entry);
     std::sort(out.begin(), out.end(),
               [](const Entry* a, const Entry* b) { return a->order < b->order; });
     return out;
