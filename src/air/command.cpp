@@ -3312,6 +3312,10 @@ class CommandMapper final : public CommandEditor {
   /// redirection targets. Every name the rewrites below rename or report is
   /// written there whole (a part lies inside its word), so a command without
   /// it (most) is passed over without walking its parts.
+  /// Whether `text` has `SLURM` in it, looked for from its U: a script's
+  /// text has far fewer U's than S's.
+  static bool holds_slurm(std::string_view text) { return contains_around(text, "SLURM", 2); }
+
   bool writes_slurm(const Site& site) const {
     const ast::Command& command = *site.command;
     uint32_t begin = UINT32_MAX;
@@ -3323,8 +3327,7 @@ class CommandMapper final : public CommandEditor {
     for (const ast::Word& word : command.words) cover(word.span);
     for (const ast::Assignment& a : command.assignments) cover(a.span);
     for (const ast::Redirect& redirect : command.redirects) cover(redirect.target.span);
-    return begin < end &&
-           source(site.view, Span{begin, end}).find("SLURM") != std::string_view::npos;
+    return begin < end && holds_slurm(source(site.view, Span{begin, end}));
   }
 
   /// `[[ $SLURM_NODEID == 0 ]]`, `case $SLURM_PROCID in`, `for i in $X`,
@@ -3375,7 +3378,7 @@ class CommandMapper final : public CommandEditor {
   void rewrite_heredoc(const Site& site, const ast::Redirect& redirect) {
     const std::string_view body = source(site.view, redirect.heredoc_body);
     // Its parts lie in the body: without `SLURM` there is nothing to rename.
-    if (body.find("SLURM") == std::string_view::npos) return;
+    if (!holds_slurm(body)) return;
     const bool job_script =
         body.starts_with("#SBATCH") || body.find("\n#SBATCH") != std::string_view::npos;
     rewrite_parts(site, redirect.heredoc_parts, !job_script);

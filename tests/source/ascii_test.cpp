@@ -24,5 +24,17 @@ TEST(AsciiContainsIgnoringCase, NeedsTheWholeWord) {
   EXPECT_FALSE(ascii_contains_ignoring_case("MPI", "Mpi"));
 }
 
+TEST(ContainsAround, FindsTheWordFromItsRareByte) {
+  EXPECT_TRUE(contains_around("echo $SLURM_JOB_ID", "SLURM", 2));
+  EXPECT_TRUE(contains_around("SLURM", "SLURM", 2));
+  EXPECT_TRUE(contains_around("UU SLURM", "SLURM", 2));
+  EXPECT_TRUE(contains_around("x", "", 0));
+  EXPECT_FALSE(contains_around("", "SLURM", 2));
+  EXPECT_FALSE(contains_around("SLUR", "SLURM", 2));
+  EXPECT_FALSE(contains_around("LURM SLUR URM", "SLURM", 2));
+  EXPECT_FALSE(contains_around("slurm SLURm", "SLURM", 2));
+  EXPECT_FALSE(contains_around("USLURUM", "SLURM", 2));
+}
+
 }  // namespace
 }  // namespace s2a
