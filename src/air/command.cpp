@@ -417,7 +417,9 @@ class CommandMapper final : public CommandEditor {
   /// `$NAME` or `${NAME...}` anywhere in the text (comments too: the line
   /// added for it is harmless).
   static bool reads_variable(std::string_view text, std::string_view name) {
-    for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    // Looked for from the name's third byte: TMPDIR's P is half as common as its T.
+    for (size_t at = find_around(text, name, 2); at != std::string_view::npos;
+         at = find_around(text, name, 2, at + 1)) {
       const bool braced = at >= 2 && text[at - 1] == '{' && text[at - 2] == '$';
       const bool plain = at >= 1 && text[at - 1] == '$';
       const size_t end = at + name.size();

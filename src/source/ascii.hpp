@@ -41,21 +41,29 @@ namespace s2a {
   return false;
 }
 
-/// Whether `text` holds `word`, found by looking with memchr for its byte at
-/// `rare` and comparing the rest around it. With the word's rarest letter
-/// (the U of SLURM, among mostly lower-case shell text) there are far fewer
-/// places to compare than std::string_view::find's, which stops at every
-/// occurrence of the first byte.
+/// Where `word` first occurs in `text` at or after `from` (npos if nowhere),
+/// found by looking with memchr for its byte at `rare` and comparing the rest
+/// around it. With the word's rarest letter (the U of SLURM, among mostly
+/// lower-case shell text) there are far fewer places to compare than
+/// std::string_view::find's, which stops at every occurrence of the first byte.
+[[nodiscard]] inline size_t find_around(std::string_view text, std::string_view word, size_t rare,
+                                        size_t from = 0) {
+  if (word.empty()) return from <= text.size() ? from : std::string_view::npos;
+  if (from > text.size() || word.size() > text.size() - from) return std::string_view::npos;
+  rare = std::min(rare, word.size() - 1);   // a shorter word is looked for from its last byte
+  const size_t after = word.size() - rare;  // the rare byte and those after it
+  for (size_t at = text.find(word[rare], from + rare); at != std::string_view::npos;
+       at = text.find(word[rare], at + 1)) {
+    if (text.size() - at < after) break;
+    if (text.substr(at - rare, word.size()) == word) return at - rare;
+  }
+  return std::string_view::npos;
+}
+
+/// Whether `text` holds `word`, looked for from its byte at `rare`.
 [[nodiscard]] inline bool contains_around(std::string_view text, std::string_view word,
                                           size_t rare) {
-  if (word.size() > text.size() || rare >= word.size()) return word.empty();
-  const size_t after = word.size() - rare;  // the rare byte and those after it
-  for (size_t at = text.find(word[rare], rare); at != std::string_view::npos;
-       at = text.find(word[rare], at + 1)) {
-    if (text.size() - at < after) return false;
-    if (text.compare(at - rare, word.size(), word) == 0) return true;
-  }
-  return false;
+  return find_around(text, word, rare) != std::string_view::npos;
 }
 
 [[nodiscard]] inline std::string ascii_upper(std::string_view text) {

@@ -36,5 +36,19 @@ TEST(ContainsAround, FindsTheWordFromItsRareByte) {
   EXPECT_FALSE(contains_around("USLURUM", "SLURM", 2));
 }
 
+TEST(FindAround, FindsEachOccurrenceFromAPosition) {
+  constexpr std::string_view text = "$TMPDIR/a ${TMPDIR} TMPDI";
+  EXPECT_EQ(find_around(text, "TMPDIR", 2), 1u);
+  EXPECT_EQ(find_around(text, "TMPDIR", 2, 1), 1u);
+  EXPECT_EQ(find_around(text, "TMPDIR", 2, 2), 12u);
+  EXPECT_EQ(find_around(text, "TMPDIR", 2, 13), std::string_view::npos);
+  EXPECT_EQ(find_around(text, "TMPDIR", 0, 2), 12u);
+  EXPECT_EQ(find_around(text, "TMPDIR", 5, 2), 12u);
+  EXPECT_EQ(find_around(text, "TMPDIR", 2, 100), std::string_view::npos);
+  EXPECT_EQ(find_around("ab", "", 0, 1), 1u);
+  EXPECT_EQ(find_around("PD", "TMPDIR", 2), std::string_view::npos);
+  EXPECT_EQ(find_around("a $HOME", "HOME", 9), 3u);  // past the end: from the last byte
+}
+
 }  // namespace
 }  // namespace s2a
