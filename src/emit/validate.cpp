@@ -181,7 +181,10 @@ RootFields root_fields(const YamlDoc& root, Errors& errors) {
       {"env_variables", &fields.env_variables},     {"secrets", &fields.secrets},
       {"code_source", &fields.code_source},         {"max_retries", &fields.max_retries},
       {"timeout_minutes", &fields.timeout_minutes}};
-  for (const auto& [key, value] : root.entries) {
+  for (const auto& entry : root.entries) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one.
+    const std::string& key = entry.first;
+    const YamlDoc& value = entry.second;
     const auto known = std::find_if(std::begin(checked), std::end(checked),
                                     [&key](const auto& field) { return field.first == key; });
     if (known != std::end(checked)) {
