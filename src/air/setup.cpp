@@ -35,20 +35,22 @@ size_t find_either(std::string_view text, char a, char b) {
       text.begin());
 }
 
-/// Appends `items` (none empty) to `out`, separated by ", ".
-void append_joined(std::string& out, const std::vector<std::string>& items) {
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += items[i];
+/// Appends `items` to `out`, separated by `separator`; empty items ahead of
+/// the first text add nothing.
+void append_joined(std::string& out, const std::vector<std::string>& items,
+                   std::string_view separator = ", ") {
+  bool wrote = false;
+  for (const std::string& item : items) {
+    if (item.empty() && !wrote) continue;
+    if (wrote) out += separator;
+    out += item;
+    wrote = true;
   }
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ") {
   std::string out;
-  for (const std::string& item : items) {
-    if (!out.empty()) out += separator;
-    out += item;
-  }
+  append_joined(out, items, separator);
   return out;
 }
 
