@@ -174,25 +174,91 @@ class Finder {
     std::string shown(text.substr(option.begin, option.size()));
     std::string value = unquoted(written);
     if (value.starts_with('$')) {
-      const std::optional<std::string_view> name = slurm::variable_of(written);
-      const std::optional<std::string> held =
-          name ? slurm::sole_literal(assignments_, index, written) : std::nullopt;
+      const std::optional<slurm::LeadingVariable> variable = slurm::leading_variable(written);
+      std::optional<Held> held = variable ? held_value(variable->name, index) : std::nullopt;
       if (!held) return;
-      shown += " (" + std::string(*name) + "=" + *held + ")";
-      value = *held;
+      shown += " (" + std::string(variable->name) + "=" + held->shown + ")";
+      value = std::move(held->prefix);
+      // `$OUT/sub`: what follows a value known to its end is part of the path.
+      if (held->whole) value += unquoted(variable->rest, /*keep_leading_expansion=*/false);
     }
     if (!is_code_root_path(value) || (!directory && !looks_like_path(value))) return;
     out_.push_back({site.view, option, std::move(shown)});
   }
 
+  /// What a variable the batch script assigns holds, as far as it is known.
+  struct Held {
+    std::string prefix;  // the value up to its first unknown expansion, quotes removed
+    bool whole = true;   // the prefix is the whole value
+    std::string shown;   // for the message: the literal value, or the value as written
+  };
+
+  /// The value of NAME's one assignment before site `before`, when the
+  /// assignment always runs (not in a branch, loop, function, background
+  /// or substitution: `[ -n "$1" ] && OUT=$1` may not have). A value with
+  /// expansions is known up to the first (`OUT="outputs/${SLURM_JOB_ID}"`
+  /// is under `outputs/`); `${OUT:-ckpt}` as OUT's own first value is its
+  /// default, which is what runs on AI Runtime, where the environment sbatch
+  /// passed on is gone.
+  std::optional<Held> held_value(std::string_view name, size_t before) {
+    std::optional<slurm::BatchAssignments::Assigned> assigned =
+        assignments_.sole_assignment(name, before);
+    if (!assigned || !always_runs(body_.sites[assigned->site].context)) return std::nullopt;
+    Held held;
+    held.whole = fold_known(assigned->value.parts, name, held.prefix);
+    std::optional<std::string> literal = slurm::literal_value(assigned->value);
+    held.shown = literal ? std::move(*literal)
+                         : std::string(body_.views[0].text.substr(assigned->value.span.begin,
+                                                                  assigned->value.span.size()));
+    return held;
+  }
+
+  static bool always_runs(const slurm::Context& context) {
+    return !context.in_branch && !context.in_loop && !context.in_function && !context.background &&
+           !context.in_substitution;
+  }
+
+  /// Appends the parts' text, quotes removed, rendering NAME's own default
+  /// (`${NAME:-x}`, `${NAME-x}`, `${NAME:=x}`); false at the first other
+  /// expansion.
+  static bool fold_known(const std::vector<ast::WordPart>& parts, std::string_view name,
+                         std::string& out) {
+    for (const ast::WordPart& part : parts) {
+      switch (part.kind) {
+        case ast::PartKind::literal:
+        case ast::PartKind::single_quoted:
+        case ast::PartKind::ansi_c_quoted:
+          out += part.text;
+          break;
+        case ast::PartKind::double_quoted:
+          if (!fold_known(part.parts, name, out)) return false;
+          break;
+        case ast::PartKind::param:
+          if (part.text != name || !is_default_operator(part.op) ||
+              !fold_known(part.parts, name, out)) {
+            return false;
+          }
+          break;
+        default:
+          return false;
+      }
+    }
+    return true;
+  }
+
+  static bool is_default_operator(std::string_view op) {
+    return op.starts_with(":-") || op.starts_with(":=") || op.starts_with('-') ||
+           op.starts_with('=');
+  }
+
   /// The word's text before its first expansion, quotes removed (the value
-  /// `"outputs/$RUN"` is under `outputs/`); a leading `$` is kept so that a
-  /// value held in a variable is looked up.
-  static std::string unquoted(std::string_view written) {
+  /// `"outputs/$RUN"` is under `outputs/`); a leading `$` is kept, when
+  /// asked, so that a value held in a variable is looked up.
+  static std::string unquoted(std::string_view written, bool keep_leading_expansion = true) {
     std::string out;
     for (char c : written) {
       if (c == '"' || c == '\'') continue;
-      if (c == '$' && !out.empty()) break;
+      if (c == '$' && (!out.empty() || !keep_leading_expansion)) break;
       out.push_back(c);
     }
     return out;
@@ -213,8 +279,10 @@ bool names_output_directory(std::string_view name) {
 bool names_output_file(std::string_view name) { return output_kind(name) == OutputKind::file; }
 
 bool is_code_root_path(std::string_view value) {
+  // `<PATH>/out`, `#/fst`: a template's placeholder for a path, not a directory.
   if (value.empty() || value.front() == '/' || value.front() == '~' || value.front() == '-' ||
-      value.front() == '$' || value.front() == '`') {
+      value.front() == '$' || value.front() == '`' || value.front() == '<' ||
+      value.front() == '#') {
     return false;
   }
   if (value == ".." || value.starts_with("../")) return false;  // above the root: S2A5013

@@ -1073,6 +1073,13 @@ void BatchAssignments::index_up_to(size_t before) {
 }
 
 std::optional<ast::Word> BatchAssignments::sole(std::string_view name, size_t before) {
+  std::optional<Assigned> assigned = sole_assignment(name, before);
+  if (!assigned) return std::nullopt;
+  return std::move(assigned->value);
+}
+
+std::optional<BatchAssignments::Assigned> BatchAssignments::sole_assignment(std::string_view name,
+                                                                            size_t before) {
   index_up_to(before);
   const auto it = by_name_.find(name);
   if (it == by_name_.end()) return std::nullopt;
@@ -1083,7 +1090,10 @@ std::optional<ast::Word> BatchAssignments::sole(std::string_view name, size_t be
     found = &entry;
   }
   if (found == nullptr) return std::nullopt;
-  return found->declared ? declared_value(*found->word, name) : *found->word;
+  std::optional<ast::Word> value =
+      found->declared ? declared_value(*found->word, name) : *found->word;
+  if (!value) return std::nullopt;
+  return Assigned{std::move(*value), found->site};
 }
 
 std::optional<std::string_view> variable_of(std::string_view written) {
@@ -1101,6 +1111,25 @@ std::optional<std::string_view> variable_of(std::string_view written) {
                     });
   if (!name) return std::nullopt;
   return written;
+}
+
+std::optional<LeadingVariable> leading_variable(std::string_view written) {
+  if (written.starts_with('"')) written.remove_prefix(1);
+  if (!written.starts_with('$')) return std::nullopt;
+  size_t end = 1;
+  if (written.size() > 1 && written[1] == '{') {
+    end = written.find('}');
+    if (end == std::string_view::npos) return std::nullopt;
+    ++end;
+  } else {
+    while (end < written.size() &&
+           (std::isalnum(static_cast<unsigned char>(written[end])) || written[end] == '_')) {
+      ++end;
+    }
+  }
+  const std::optional<std::string_view> name = variable_of(written.substr(0, end));
+  if (!name) return std::nullopt;
+  return LeadingVariable{*name, written.substr(end)};
 }
 
 std::optional<std::string> sole_literal(BatchAssignments& assignments, size_t before,

@@ -156,6 +156,14 @@ struct Body {
 /// NAME when `written` is a plain expansion: `$NAME`, `${NAME}`, `"$NAME"`.
 [[nodiscard]] std::optional<std::string_view> variable_of(std::string_view written);
 
+struct LeadingVariable {
+  std::string_view name;
+  std::string_view rest;  // what `written` has after the expansion, as written
+};
+/// NAME and the text after it when `written` starts with a plain expansion:
+/// `$OUT/sub`, `${OUT}/sub`, `"$OUT/sub"`, `"${OUT}"/sub` (not `'$OUT'`).
+[[nodiscard]] std::optional<LeadingVariable> leading_variable(std::string_view written);
+
 /// The batch script's assignments by name (`NAME=...` alone on its line,
 /// `export`/`readonly`/`declare NAME=...`), indexed as far as they are asked
 /// about: each site is read once, however many uses are looked up.
@@ -166,6 +174,14 @@ class BatchAssignments {
   /// sites, as a word; nullopt when there is none, more than one, or an
   /// append (`+=`) or array.
   [[nodiscard]] std::optional<ast::Word> sole(std::string_view name, size_t before);
+
+  struct Assigned {
+    ast::Word value;
+    size_t site = 0;  // index into Body::sites of the command that assigns it
+  };
+  /// sole() with where the assignment is, for rules that must know whether
+  /// it always runs (not in a branch, loop or function).
+  [[nodiscard]] std::optional<Assigned> sole_assignment(std::string_view name, size_t before);
 
  private:
   struct Entry {

@@ -44,7 +44,7 @@ TEST(CodeRootOutputs, PathsInsideTheCodeRoot) {
     EXPECT_TRUE(air::is_code_root_path(path)) << path;
   }
   for (const char* path : {"/scratch/u/out", "~/runs", "$OUT", "../out", "..", "s3://b/out",
-                           "dbfs:/out", "-v", "", "a b", "out/*"}) {
+                           "dbfs:/out", "-v", "", "a b", "out/*", "<PATH>/out", "#/fst"}) {
     EXPECT_FALSE(air::is_code_root_path(path)) << path;
   }
 }
@@ -70,6 +70,67 @@ TEST(CodeRootOutputs, AVariableHoldingARelativePathCounts) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_NE(found[0].find("`--output_dir ${OUT} (OUT=outputs/bert)`"), std::string::npos)
       << found[0];
+}
+
+TEST(CodeRootOutputs, TheVariableAWordStartsWith) {
+  for (const char* written : {"$OUT/sub", "${OUT}/sub", "\"$OUT/sub\"", "\"${OUT}\"/sub"}) {
+    const auto found = slurm::leading_variable(written);
+    ASSERT_TRUE(found) << written;
+    EXPECT_EQ(found->name, "OUT") << written;
+    EXPECT_NE(found->rest.find("/sub"), std::string_view::npos) << written;  // quotes kept
+  }
+  EXPECT_EQ(slurm::leading_variable("$OUT")->rest, "");
+  for (const char* written : {"'$OUT'/sub", "out/$OUT", "${OUT:-x}/sub", "$1/sub", "${OUT"}) {
+    EXPECT_FALSE(slurm::leading_variable(written)) << written;
+  }
+}
+
+// The common form: a variable the script sets, then a word that starts with
+// it (`mkdir -p $OUT` ... `--output_dir $OUT/sub`).
+TEST(CodeRootOutputs, AWordThatStartsWithSuchAVariable) {
+  for (const std::string use :
+       {"--output_dir $OUT/sub", "--output_dir ${OUT}/sub", "--output_dir \"$OUT/sub\"",
+        "--output_dir \"${OUT}\"/sub", "--output_dir=$OUT", "--output_dir \"$OUT\""}) {
+    const auto found = reports("OUT=results\nmkdir -p $OUT\ntorchrun --nproc_per_node=8 train.py " +
+                               use + " --seed 1\n");
+    ASSERT_EQ(found.size(), 1u) << use;
+    EXPECT_EQ(found[0].substr(0, found[0].find(" writes")), "5:38 `" + use + " (OUT=results)`");
+  }
+  // A file name after it is what makes `--save` a path.
+  EXPECT_EQ(reports("RUN=runs/a\npython t.py --save $RUN/model.pt\n").size(), 1u);
+  EXPECT_TRUE(reports("FMT=json\npython t.py --output $FMT\n").empty());
+}
+
+TEST(CodeRootOutputs, AValueKnownUpToItsFirstExpansion) {
+  const auto job_id =
+      reports("OUT=\"outputs/${SLURM_JOB_ID}\"\npython t.py --output_dir $OUT/ckpt\n");
+  ASSERT_EQ(job_id.size(), 1u);
+  EXPECT_NE(job_id[0].find("`--output_dir $OUT/ckpt (OUT=\"outputs/${SLURM_JOB_ID}\")`"),
+            std::string::npos)
+      << job_id[0];
+  EXPECT_EQ(reports("export OUT=./runs/exp1\npython t.py --output_dir ${OUT}\n").size(), 1u);
+  // Its own default is what runs on AI Runtime, which has no environment
+  // from sbatch to set OUT.
+  const auto fallback = reports("OUT=${OUT:-ckpt}\npython t.py --save_dir \"$OUT\"\n");
+  ASSERT_EQ(fallback.size(), 1u);
+  EXPECT_NE(fallback[0].find("(OUT=${OUT:-ckpt})"), std::string::npos) << fallback[0];
+}
+
+TEST(CodeRootOutputs, NotAVariableThatIsAbsoluteUnknownOrNotAlwaysSet) {
+  for (const char* script : {
+           "OUT=/Volumes/main/ml/runs\npython t.py --output_dir $OUT/sub\n",
+           "OUT=$HOME/runs\npython t.py --output_dir $OUT/sub\n",
+           "OUT=$(mktemp -d)\npython t.py --output_dir $OUT\n",
+           "OUT=${BASE:-runs}/a\npython t.py --output_dir $OUT\n",  // BASE may be set
+           "OUT=a\nOUT=b\npython t.py --output_dir $OUT\n",
+           "if [ -n \"$2\" ]; then OUT=results; fi\npython t.py --output_dir $OUT/sub\n",
+           "[ -z \"$OUT\" ] && OUT=results\npython t.py --output_dir $OUT/sub\n",
+           "for OUT in a b; do :; done\npython t.py --output_dir $OUT\n",
+           "OUT=results\npython t.py --output_dir '$OUT'/sub\n",
+           "OUT=results\npython t.py --output_dir $OUTPUT/sub\n",
+       }) {
+    EXPECT_TRUE(reports(script).empty()) << script;
+  }
 }
 
 TEST(CodeRootOutputs, GenericNamesNeedAValueThatLooksLikeAPath) {
