@@ -1518,8 +1518,8 @@ class CommandMapper final : public CommandEditor {
         if (is_first_host_idiom(*part.script)) {
           replace(view, part.span, "$MASTER_ADDR",
                   "AI Runtime sets MASTER_ADDR to the address of node 0");
-        } else if (names_node0(*part.script) && !part.script->body.items.empty() &&
-                   slurm::program_name(part.script->body.items[0].command.words[0]) == "srun") {
+        } else if (const ast::Command* query = node0_query(*part.script);
+                   query != nullptr && slurm::program_name(query->words[0]) == "srun") {
           replace(view, part.span, "$MASTER_ADDR",
                   "an srun step on the first node asked for its address: AI Runtime's MASTER_ADDR");
         }

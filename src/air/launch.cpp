@@ -334,14 +334,17 @@ bool is_host_list_command(const ast::Command& command) {
   return what == "hostnames" || what == "hostname";
 }
 
-bool names_node0(const ast::Script& script) {
-  if (script.body.items.size() != 1) return false;
-  const ast::Command& command = script.body.items[0].command;
+namespace {
+
+/// `hostname ...` in the batch shell (on node 0), or one srun task of it.
+bool asks_node0(const ast::Command& command) {
   if (command.kind != ast::CommandKind::simple || command.words.empty()) return false;
   const std::string program = slurm::program_name(command.words[0]);
   if (program == "hostname") return true;
   if (program != "srun") return false;
-  // `srun -N1 -n1 -w "$head_node" hostname --ip-address`: one task on one node.
+  // `srun -N1 -n1 -w "$head_node" hostname --ip-address`, `srun --ntasks=1
+  // hostname`: one task, which Slurm places on the allocation's first node
+  // unless -w names another.
   const bool one_node =
       has_flag(command, {"-N1", "--nodes=1", "-n1", "--ntasks=1", "-w", "--nodelist", "-N", "-n"});
   const bool runs_hostname =
@@ -349,6 +352,31 @@ bool names_node0(const ast::Script& script) {
                   [](const ast::Word& w) { return slurm::program_name(w) == "hostname"; });
   return one_node && runs_hostname;
 }
+
+/// `tail -n1`, `awk '{print $1}'`, `cut -d' ' -f2`, `grep -oE '...'`: what
+/// they keep of a host's name or addresses is still that host's.
+bool picks_from_lines(const ast::Command& command) {
+  if (command.kind != ast::CommandKind::simple || command.words.empty()) return false;
+  const std::string program = slurm::program_name(command.words[0]);
+  return program == "tail" || program == "head" || program == "awk" || program == "cut" ||
+         program == "grep" || program == "tr" || program == "sed";
+}
+
+}  // namespace
+
+const ast::Command* node0_query(const ast::Script& script) {
+  if (script.body.items.size() != 1) return nullptr;
+  const ast::Command& command = script.body.items[0].command;
+  if (command.kind != ast::CommandKind::pipeline) return asks_node0(command) ? &command : nullptr;
+  const auto& stages = command.children;
+  if (stages.empty() || !asks_node0(stages[0]) ||
+      !std::all_of(stages.begin() + 1, stages.end(), picks_from_lines)) {
+    return nullptr;
+  }
+  return &stages[0];
+}
+
+bool names_node0(const ast::Script& script) { return node0_query(script) != nullptr; }
 
 std::string node_list_stand_in() {
   return "printf '%s\\n' \"$MASTER_ADDR\" $(seq -f 'node-%g' 1 $((NUM_NODES - 1)))";

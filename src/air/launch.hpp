@@ -90,8 +90,13 @@ class ValueReader {
 /// `scontrol show hostnames [LIST]` alone: every node of the job.
 [[nodiscard]] bool is_host_list_command(const ast::Command& command);
 /// `hostname [-s|-f|-i|-I|--ip-address]`, or `srun ... hostname ...` on the
-/// first node: run in the batch shell they name node 0.
+/// first node, alone or with filters that pick from its line (`| tail -n1`,
+/// `| awk '{print $1}'`, `| cut -d' ' -f2`): run in the batch shell they name
+/// node 0.
 [[nodiscard]] bool names_node0(const ast::Script& script);
+/// The command of such a script that asks (the `hostname` or `srun` before
+/// the filters), or nullptr when it does not name node 0.
+[[nodiscard]] const ast::Command* node0_query(const ast::Script& script);
 
 /// Stand-in for the job's node list: node 0's real address, then a
 /// placeholder name per other node (AI Runtime does not list its nodes).

@@ -647,6 +647,31 @@ TEST(LaunchCommand, AStepOnAnElementOfTheNodeListRunsOnThatNode) {
       << message_of(unknown, Code::srun_options_dropped);
 }
 
+// habitat-lab's DD-PPO scripts ask one task for its host and keep the last
+// line (`srun --ntasks=1 hostname 2>&1 | tail -n1`); others pick an address
+// out of `hostname -I`. Slurm placed that task on node 0; with srun gone,
+// every AI Runtime node would name itself, and each would wait for a
+// rendezvous at its own address.
+TEST(LaunchCommand, OneTasksHostnameThroughAFilterIsNodeZero) {
+  const Translation t = run(script(
+      "#SBATCH --nodes=4 --ntasks-per-node=8 --gpus-per-task=1\n",
+      "MAIN_ADDR=$(srun --ntasks=1 hostname 2>&1 | tail -n1)\nexport MAIN_ADDR\n"
+      "nodes_array=($(scontrol show hostnames \"$SLURM_JOB_NODELIST\"))\n"
+      "master_ip=$(srun -n 1 -N 1 --gpus=1 -w ${nodes_array[0]} /bin/hostname -I | cut -d \" \" "
+      "-f 2)\n"
+      "srun python -u -m habitat_baselines.run --exp-config ddppo.yaml --addr $master_ip\n"));
+  const std::string body = body_of(t);
+  EXPECT_NE(body.find("MAIN_ADDR=$MASTER_ADDR\nexport MAIN_ADDR\n"), std::string::npos) << body;
+  EXPECT_NE(body.find("master_ip=$MASTER_ADDR\n"), std::string::npos) << body;
+  EXPECT_EQ(body.find("hostname -I"), std::string::npos) << body;
+  // Every task's line, or a count of them, is not node 0's name.
+  for (const char* all : {"HOSTS=$(srun hostname | sort -u | tr '\\n' ' ')\n",
+                          "N=$(srun --ntasks=1 hostname | wc -l)\n"}) {
+    const Translation other = run(script(k2x8, std::string(all) + "srun python t.py\n"));
+    EXPECT_EQ(body_of(other).find("=$MASTER_ADDR"), std::string::npos) << body_of(other);
+  }
+}
+
 TEST(LaunchDiagnostics, ValuesDrawnAtRandomForEveryNodeAreReportedWhereAStepReadsThem) {
   const std::string body =
       "export SEED=${_seed_override:-$RANDOM}\n"
