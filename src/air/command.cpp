@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <unordered_set>
 
 #include "air/cluster_paths.hpp"
@@ -1493,10 +1494,12 @@ class CommandMapper final : public CommandEditor {
     const bool substitutes = may_substitute(site);
     if (substitutes) {
       for (const ast::Word& word : site.command->words) replace_idiom_in(site.view, word.parts);
+      if (slurm::is_declaration_builtin(site.program)) replace_declared_own_host_names(site);
     }
     for (const auto& a : site.command->assignments) {
       replace_node_name_cut(site.view, a);
       if (!substitutes) continue;
+      if (!a.is_array && !a.append) replace_own_host_name(site, a.name, a.value.parts);
       replace_idiom_in(site.view, a.value.parts);
       for (const ast::Word& element : a.elements) replace_idiom_in(site.view, element.parts);
     }
@@ -1526,6 +1529,58 @@ class CommandMapper final : public CommandEditor {
       }
       replace_idiom_in(view, part.parts);
     }
+  }
+
+  /// `export MASTER=`hostname``: replace_own_host_name() for each `NAME=VALUE`.
+  void replace_declared_own_host_names(const Site& site) {
+    const auto& words = site.command->words;
+    for (size_t i = 1; i < words.size(); ++i) {
+      const auto& parts = words[i].parts;
+      if (parts.size() < 2 || parts[0].kind != ast::PartKind::literal ||
+          !parts[0].text.ends_with('=')) {
+        continue;
+      }
+      const std::string_view name(parts[0].text.data(), parts[0].text.size() - 1);
+      replace_own_host_name(site, name, std::span(parts).subspan(1));
+    }
+  }
+
+  /// `MASTER=`/bin/hostname -s``, `MAIN_HOST=$(hostname)` (pritamqu's and
+  /// MedSAM's launchers, then `--dist-url tcp://$MASTER:$PORT`): the batch
+  /// shell ran on node 0, so a name that says it is the master's, the head's
+  /// or the main host's held node 0's name. Every AI Runtime node runs the
+  /// command, and `hostname` there names the node itself. Not in an srun
+  /// step, where each task asked for its own.
+  void replace_own_host_name(const Site& site, std::string_view name,
+                             std::span<const ast::WordPart> value) {
+    // MASTER_ADDR's own assignment goes whole (S2A4008).
+    if (site.context.in_srun || name == "MASTER_ADDR" || !says_first_node(name) ||
+        value.size() != 1) {
+      return;
+    }
+    const ast::WordPart* part = &value[0];
+    if (part->kind == ast::PartKind::double_quoted && part->parts.size() == 1) {
+      part = &part->parts[0];
+    }
+    const bool substitution =
+        part->kind == ast::PartKind::command_subst || part->kind == ast::PartKind::backtick;
+    if (!substitution || !part->script || is_replaced(site.view, part->span)) return;
+    const ast::Command* query = node0_query(*part->script);
+    if (query == nullptr || slurm::program_name(query->words[0]) != "hostname") return;
+    replace(site.view, part->span, "$MASTER_ADDR",
+            "AI Runtime sets MASTER_ADDR to the address of node 0");
+    // Shown as `$(...)` also when written in backquotes, which the message quotes with.
+    report(Code::launch_value_replaced, site.view, part->span,
+           "`$(" + std::string(source(site.view, part->inner)) +
+               ")` ran in the batch shell, on node 0, so " + std::string(name) +
+               " held node 0's name; every AI Runtime node runs the command and would name "
+               "itself: it becomes $MASTER_ADDR, node 0's address",
+           "");
+  }
+
+  static bool says_first_node(std::string_view name) {
+    return ascii_contains_ignoring_case(name, "master") ||
+           ascii_contains_ignoring_case(name, "head") || ascii_lower(name.substr(0, 5)) == "main_";
   }
 
   /// `master_node=${SLURM_NODELIST:0:9}${SLURM_NODELIST:10:4}` (SwAV, DINO and

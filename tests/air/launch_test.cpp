@@ -672,6 +672,31 @@ TEST(LaunchCommand, OneTasksHostnameThroughAFilterIsNodeZero) {
   }
 }
 
+// pritamqu's OOD-VSSL and MedSAM launchers: `MASTER=`/bin/hostname -s`` in
+// the batch shell, which ran on node 0, then `--dist-url tcp://${MASTER}:...`.
+// On AI Runtime every node runs that line and would name itself.
+TEST(LaunchCommand, TheBatchShellsHostNameUnderAMasterNameIsNodeZero) {
+  const Translation t = run(script(
+      k2x8Tasks,
+      "MASTER=`/bin/hostname -s`\nMPORT=23456\necho \"Master: $MASTER\"\n"
+      "export MAIN_HOST=\"$(hostname)\"\nLOG=log_$(hostname).txt\n"
+      "srun python main_dino.py --dist-url tcp://${MASTER}:${MPORT} --world-size 2 > $LOG\n"));
+  const std::string body = body_of(t);
+  EXPECT_NE(body.find("MASTER=$MASTER_ADDR\n"), std::string::npos) << body;
+  EXPECT_NE(body.find("export MAIN_HOST=\"$MASTER_ADDR\"\n"), std::string::npos) << body;
+  EXPECT_NE(body.find("LOG=log_$(hostname).txt\n"), std::string::npos) << body;  // its own name
+  EXPECT_NE(
+      message_of(t, Code::launch_value_replaced)
+          .find("`$(/bin/hostname -s)` ran in the batch shell, on node 0, so MASTER held node "
+                "0's name"),
+      std::string::npos)
+      << message_of(t, Code::launch_value_replaced);
+  // Each task's own host inside a step stays its own.
+  const Translation step =
+      run(script(k2x8, "srun bash -c 'MASTER=$(hostname); python t.py --host $MASTER'\n"));
+  EXPECT_NE(body_of(step).find("MASTER=$(hostname)"), std::string::npos) << body_of(step);
+}
+
 TEST(LaunchDiagnostics, ValuesDrawnAtRandomForEveryNodeAreReportedWhereAStepReadsThem) {
   const std::string body =
       "export SEED=${_seed_override:-$RANDOM}\n"
