@@ -206,9 +206,10 @@ std::vector<std::string> renamed_mount_targets(const ContainerUse& use) {
 
 /// A `shifter` call (at words[start]): its `-V/--volume` mounts (`;`
 /// separates several) go with the container like singularity's binds, and
-/// its own `--image` is the job's image when nothing earlier named one.
+/// its own `--image` (or the literal a variable it names was set to once) is
+/// the job's image when nothing earlier named one.
 bool add_shifter_use(const slurm::Site& site, size_t start, const slurm::Body& body,
-                     std::optional<ContainerUse>& use) {
+                     const auto& from_variable, std::optional<ContainerUse>& use) {
   const auto call =
       slurm::find_shifter_call(site.command->words, start, body.views[site.view].text);
   if (!call) return false;
@@ -231,8 +232,12 @@ bool add_shifter_use(const slurm::Site& site, size_t start, const slurm::Body& b
   if (use) {
     add_mounts(*use, mounts, command);
   } else if (image != nullptr) {
-    use = ContainerUse{value_as_shown(image->value, body, site, image->value_span),
-                       image->value.has_value(),
+    // `--image="$IMAGE"` with IMAGE=nvcr.io/... assigned once: that image.
+    std::optional<std::string> literal =
+        image->value ? image->value : from_variable(site, image->value_span);
+    const bool known = literal.has_value();
+    use = ContainerUse{value_as_shown(std::move(literal), body, site, image->value_span),
+                       known,
                        body.file_span(site, image->value_span),
                        std::move(mounts),
                        command,
@@ -394,7 +399,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
     }
     const size_t start = is_srun_step ? site.srun_operand : 0;
     if (runs_container_engine(site, start)) {
-      if (add_shifter_use(site, start, body, use)) continue;
+      if (add_shifter_use(site, start, body, from_variable, use)) continue;
       if (record_made_image(site, start, body, literal_of, made)) continue;
       if (const std::optional<ContainerCall> call = find_container_call(
               words, start, body.views[site.view].text, body.container_options_of(site))) {

@@ -740,15 +740,27 @@ std::string image_source_hint(const std::optional<std::string>& source, bool bui
 /// `singularity pull|build` and `singularity instance start|stop` make or
 /// manage an image on the cluster: singularity does not exist on AI Runtime
 /// nodes, and the image they make is the workload's (a later exec of the
-/// file or instance is mapped to it, air/map_workload.cpp).
+/// file or instance is mapped to it, air/map_workload.cpp). `shifterimg
+/// pull IMAGE` fills NERSC's image gateway for a later `shifter --image`,
+/// which becomes environment.docker_image.
 bool SetupMapper::remove_container_image_step(const Site& site) {
-  if (site.program != "singularity"sv && site.program != "apptainer"sv) return false;
+  const bool shifter_gateway = site.program == "shifterimg"sv;
+  if (!shifter_gateway && site.program != "singularity"sv && site.program != "apptainer"sv) {
+    return false;
+  }
   const auto& words = site.command->words;
   const std::string_view text = body_.views[site.view].text;
   const Span whole{words.front().span.begin, words.back().span.end};
   const std::string written(editor_.source(site.view, whole));
   std::string message, hint;
-  if (const auto fetch = slurm::find_image_fetch(words, 0, text)) {
+  if (shifter_gateway) {
+    message = "`" + written +
+              "` asks the cluster's shifter image gateway; AI Runtime nodes have no shifterimg, "
+              "so the line is removed";
+    hint =
+        "nothing to do: AI Runtime pulls environment.docker_image itself (a `shifter --image` "
+        "of the script becomes it)";
+  } else if (const auto fetch = slurm::find_image_fetch(words, 0, text)) {
     message = "`" + written + "` " + (fetch->build ? "builds" : "pulls") +
               " an image on the cluster; AI Runtime nodes have no " + site.program +
               ", so the line is removed";

@@ -820,6 +820,36 @@ TEST(Containers, ShifterOptionsAreReadAsShifterReadsThem) {
             std::string::npos);
 }
 
+// Pawsey's and NERSC's tutorials keep the image in a variable the script
+// sets once (`theImage=...; shifterimg pull $theImage; srun shifter
+// --image="$theImage" ...`): that is the image, not a placeholder, and the
+// gateway pull goes.
+TEST(Containers, ShifterImageInAVariableTheScriptSets) {
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash -l\n#SBATCH --nodes=1 --gpus=4\n"
+                "theImage=\"nvcr.io/nvidia/tensorflow:22.04-tf2-py3\"\n"
+                "shifterimg pull $theImage\n"
+                "srun shifter --image=\"$theImage\" python distributedMNIST.py\n");
+  ASSERT_TRUE(t.workload);
+  ASSERT_TRUE(t.workload->environment.docker_image);
+  EXPECT_EQ(*t.workload->environment.docker_image, "nvcr.io/nvidia/tensorflow:22.04-tf2-py3");
+  EXPECT_EQ(messages_of(t, Code::container_image_unknown), "");
+  EXPECT_TRUE(command_has(t, "\npython distributedMNIST.py\n")) << t.workload->command;
+  // The gateway pull has no counterpart: AI Runtime pulls the image itself.
+  EXPECT_FALSE(command_has(t, "\nshifterimg")) << t.workload->command;
+  EXPECT_NE(messages_of(t, Code::container_image_step)
+                .find("`shifterimg pull $theImage` asks the cluster's shifter image gateway"),
+            std::string::npos)
+      << messages_of(t, Code::container_image_step);
+  // Set twice, or computed: which image runs is not known.
+  const Translation twice =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\nIMG=a/b:1\nIMG=c/d:2\n"
+                "srun shifter --image=$IMG python t.py\n");
+  EXPECT_NE(messages_of(twice, Code::container_image_unknown), "");
+}
+
 TEST(Containers, AMountOfTheJobsDirectoryIsTheUploadedCodeUnderAnotherName) {
   // $PWD is the code root on AI Runtime ($CODE_SOURCE_PATH): the fix is a path
   // rewrite, not a volume; mounted at its own path it needs nothing at all.
