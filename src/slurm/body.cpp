@@ -240,12 +240,22 @@ class Walker {
     body_.compound_heads.push_back(std::move(head));
   }
 
+  /// Unquoted and single-quoted text hold no command and no inner parts.
+  static bool is_leaf(const ast::WordPart& part) {
+    return part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted;
+  }
+
   void walk_words(const std::vector<ast::Word>& words, uint32_t view, const Context& context) {
-    for (const ast::Word& word : words) walk_parts(word.parts, view, context);
+    for (const ast::Word& word : words) {
+      // Most words are one plain part (`python`, `--lr`, `0.1`): no call for them.
+      if (word.parts.size() == 1 && is_leaf(word.parts.front())) continue;
+      walk_parts(word.parts, view, context);
+    }
   }
 
   void walk_parts(const std::vector<ast::WordPart>& parts, uint32_t view, const Context& context) {
     for (const ast::WordPart& part : parts) {
+      if (is_leaf(part)) continue;
       if (part.script) {
         Context inner = context;
         inner.in_substitution = true;

@@ -141,6 +141,8 @@ struct Body {
   }
 
   [[nodiscard]] std::span<const size_t> container_options_of(const Site& site) const {
+    // Asked for every container call; nearly every script has no such words.
+    if (container_option_words.empty()) return {};
     const auto it = container_option_words.find(site.command);
     return it == container_option_words.end() ? std::span<const size_t>{} : it->second;
   }
