@@ -384,7 +384,8 @@ class CommandMapper final : public CommandEditor {
     result_.secrets = std::move(setup_result_.secrets);
     result_.redactions = std::move(setup_result_.redactions);
     for (EditSet<LoggedEdit>& edits : edits_) {
-      std::vector<LoggedEdit> notes = std::move(edits).take_notes();
+      std::vector<LoggedEdit> notes = std::move(edits).take_notes(
+          [](LoggedEdit& note, Edit&& edit) { note.replacement = std::move(edit.replacement); });
       result_.edits.insert(result_.edits.end(), std::make_move_iterator(notes.begin()),
                            std::make_move_iterator(notes.end()));
     }
@@ -440,7 +441,8 @@ class CommandMapper final : public CommandEditor {
   /// that will not happen: a new edit inside an earlier one is dropped, and a
   /// new edit covering earlier ones supersedes them.
   void edit(uint32_t view, Span span, std::string replacement, std::string reason) override {
-    LoggedEdit note{file_span(view, span), replacement, std::move(reason)};
+    // The note's replacement is the edit's own, moved in by take_notes().
+    LoggedEdit note{file_span(view, span), {}, std::move(reason)};
     edits_[view].add(span, std::move(replacement), std::move(note));
   }
 
@@ -452,7 +454,7 @@ class CommandMapper final : public CommandEditor {
   /// replace(), unless an earlier edit already covers the span; false then.
   bool replace_if_free(uint32_t view, Span span, const std::string& replacement,
                        std::string reason) {
-    LoggedEdit note{file_span(view, span), replacement, std::move(reason)};
+    LoggedEdit note{file_span(view, span), {}, std::move(reason)};
     if (!edits_[view].add(span, replacement, std::move(note))) return false;
     mark_replaced(view, span);
     return true;
@@ -1081,9 +1083,9 @@ class CommandMapper final : public CommandEditor {
           const std::string& head = word.parts[0].text;
           const size_t eq = head.find('=');
           if (eq == std::string::npos || eq == 0) continue;
-          std::vector<ast::WordPart> rest(word.parts.begin(), word.parts.end());
-          rest[0].text = head.substr(eq + 1);
-          record(word.span.begin, head.substr(0, eq), reader.parts(rest));
+          const std::span<const ast::WordPart> rest(word.parts.begin() + 1, word.parts.end());
+          record(word.span.begin, head.substr(0, eq),
+                 reader.assigned_value(std::string_view(head).substr(eq + 1), rest));
         }
       }
     }

@@ -24,6 +24,18 @@ ShellValue known(Meaning meaning, std::optional<uint64_t> number = std::nullopt)
   return {meaning, number};
 }
 
+/// Unquoted or single-quoted text with nothing in it, which adds nothing to a word.
+bool is_empty_text(const ast::WordPart& part) {
+  return (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted) &&
+         part.text.empty();
+}
+
+/// Text without expansions: a number or just text.
+ShellValue text_value(std::string_view text) {
+  const auto number = to_number(text);
+  return number ? known(Meaning::number, number) : known(Meaning::text);
+}
+
 /// A recursive-descent evaluator for the integer arithmetic launch lines use.
 /// Depth is bounded; overflow and division by zero give "unknown".
 class Arithmetic {
@@ -217,13 +229,10 @@ ShellValue ValueReader::node_at(std::string_view op) {
   return value;
 }
 
-ShellValue ValueReader::parts(const std::vector<ast::WordPart>& parts) const {
+ShellValue ValueReader::parts(std::span<const ast::WordPart> parts) const {
   const ast::WordPart* only = nullptr;
   for (const ast::WordPart& part : parts) {
-    const bool empty_text =
-        (part.kind == ast::PartKind::literal || part.kind == ast::PartKind::single_quoted) &&
-        part.text.empty();
-    if (empty_text) continue;
+    if (is_empty_text(part)) continue;
     if (only != nullptr) return {};
     only = &part;
   }
@@ -231,10 +240,8 @@ ShellValue ValueReader::parts(const std::vector<ast::WordPart>& parts) const {
   switch (only->kind) {
     case ast::PartKind::literal:
     case ast::PartKind::single_quoted:
-    case ast::PartKind::ansi_c_quoted: {
-      const auto number = to_number(only->text);
-      return number ? known(Meaning::number, number) : known(Meaning::text);
-    }
+    case ast::PartKind::ansi_c_quoted:
+      return text_value(only->text);
     case ast::PartKind::double_quoted:
       return this->parts(only->parts);
     case ast::PartKind::param:
@@ -251,6 +258,13 @@ ShellValue ValueReader::parts(const std::vector<ast::WordPart>& parts) const {
 }
 
 ShellValue ValueReader::word(const ast::Word& word) const { return parts(word.parts); }
+
+ShellValue ValueReader::assigned_value(std::string_view first_text,
+                                       std::span<const ast::WordPart> rest) const {
+  if (first_text.empty()) return parts(rest);
+  if (!std::all_of(rest.begin(), rest.end(), is_empty_text)) return {};
+  return text_value(first_text);
+}
 
 ShellValue ValueReader::arithmetic(std::string_view expression, uint32_t at) const {
   return Arithmetic(expression, [&](std::string_view name) { return named(name, at); }).run();

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,7 +71,13 @@ class ValueReader {
       : variables_(variables), compute_(compute), at_(at) {}
 
   [[nodiscard]] ShellValue word(const ast::Word& word) const;
-  [[nodiscard]] ShellValue parts(const std::vector<ast::WordPart>& parts) const;
+  [[nodiscard]] ShellValue parts(std::span<const ast::WordPart> parts) const;
+  /// The value of `NAME=VALUE` written as one word (`export NAME=VALUE`):
+  /// `first_text` follows the `=` in the word's first, literal part, `rest`
+  /// are the parts after that one. parts() of the word with its first part's
+  /// text cut to `first_text`, without copying the parts.
+  [[nodiscard]] ShellValue assigned_value(std::string_view first_text,
+                                          std::span<const ast::WordPart> rest) const;
   [[nodiscard]] ShellValue variable(const ast::WordPart& param) const;
   [[nodiscard]] ShellValue substitution(const ast::Script& script) const;
   /// `$(( ... ))` with + - * / % and parentheses over numbers and variables.

@@ -74,12 +74,18 @@ class EditSet {
   }
 
   /// The notes of the edits, in the order they were added, moved out of the
-  /// set rather than copied (each holds the replacement text and the reason):
-  /// the last use of a finished set. Its edits stay.
-  [[nodiscard]] std::vector<Note> take_notes() && {
+  /// set rather than copied: the last use of a finished set. Each note is
+  /// first handed its edit, moved out too, by `finish(note, edit)`, so a note
+  /// that shows the replacement takes the set's text instead of holding a
+  /// copy of its own from the start.
+  template <class Finish>
+  [[nodiscard]] std::vector<Note> take_notes(Finish finish) && {
     std::vector<Note> out;
     out.reserve(replacements_.size() + insertions_.size());
-    for (Entry* entry : in_order(*this)) out.push_back(std::move(entry->note));
+    for (Entry* entry : in_order(*this)) {
+      finish(entry->note, std::move(entry->edit));
+      out.push_back(std::move(entry->note));
+    }
     return out;
   }
 

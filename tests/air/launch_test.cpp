@@ -1592,6 +1592,31 @@ TEST(ValueReader, ArithmeticOverflowAndDivisionByZeroAreUnknown) {
   EXPECT_FALSE(reader.arithmetic(std::string(5000, '('), 0).number);
 }
 
+// `export NAME=VALUE` is read from the word's parts after the `=`, without
+// copying them: the same value parts() gives the word with `NAME=` cut off.
+TEST(ValueReader, AssignedValueIsTheValueAfterTheEquals) {
+  air::ShellVariables vars;
+  air::Compute compute;
+  compute.nodes = 2;
+  compute.gpus_per_node = 8;
+  const air::ValueReader reader(vars, compute);
+  auto words = [](const std::string& text) {
+    return parse_script(text, 0).script.body.items.front().command.words;
+  };
+  const std::vector<ast::Word> number = words("export N=16");
+  EXPECT_EQ(reader.assigned_value("16", std::span(number[1].parts).subspan(1)).number, 16u);
+  const std::vector<ast::Word> nodes = words("export N=$SLURM_NNODES");
+  const air::ShellValue from_nodes =
+      reader.assigned_value("", std::span(nodes[1].parts).subspan(1));
+  EXPECT_EQ(from_nodes.meaning, air::Meaning::node_count);
+  EXPECT_EQ(from_nodes.number, 2u);
+  const std::vector<ast::Word> joined = words("export N=x$SLURM_NNODES");
+  EXPECT_EQ(reader.assigned_value("x", std::span(joined[1].parts).subspan(1)).meaning,
+            air::Meaning::unknown);
+  const std::vector<ast::Word> quoted_empty = words("export N=8''");
+  EXPECT_EQ(reader.assigned_value("8", std::span(quoted_empty[1].parts).subspan(1)).number, 8u);
+}
+
 }  // namespace
 }  // namespace s2a
 

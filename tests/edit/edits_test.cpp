@@ -17,6 +17,30 @@ Span last(std::string_view text, std::string_view part) {
   return Span{begin, static_cast<uint32_t>(begin + part.size())};
 }
 
+// take_notes() hands each kept edit to its note, in the order the edits were
+// added, so a note can take the replacement instead of holding a copy.
+TEST(EditSet, NotesTakeTheirEditsReplacementsInOrder) {
+  struct Note {
+    std::string reason;
+    std::string replacement;
+  };
+  EditSet<Note> set;
+  EXPECT_TRUE(set.add({10, 12}, "b", {"second", {}}));
+  EXPECT_TRUE(set.add({0, 4}, "a", {"first", {}}));
+  EXPECT_FALSE(set.add({1, 2}, "inside", {"covered", {}}));
+  EXPECT_TRUE(set.add({4, 4}, "+", {"insertion", {}}));
+  EXPECT_EQ(set.edits().size(), 3u);
+  const std::vector<Note> notes = std::move(set).take_notes(
+      [](Note& note, Edit&& edit) { note.replacement = std::move(edit.replacement); });
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_EQ(notes[0].reason, "second");
+  EXPECT_EQ(notes[0].replacement, "b");
+  EXPECT_EQ(notes[1].reason, "first");
+  EXPECT_EQ(notes[1].replacement, "a");
+  EXPECT_EQ(notes[2].reason, "insertion");
+  EXPECT_EQ(notes[2].replacement, "+");
+}
+
 TEST(DoubleQuotedEdits, EscapeWhatTheOuterShellWouldReadAndKeepItsExpansions) {
   // The script as the inner shell saw it: `$1` was the outer shell's.
   const std::string script = "echo \"$HOME\" `id -u` \\x $1";
