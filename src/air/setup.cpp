@@ -827,15 +827,8 @@ bool SetupMapper::map_setup_command(const Site& site) {
       return map_pip_install(site);
     }
   }
-  // Both asked of every command: the program's first letter (virtualenv, uv,
-  // python; singularity, apptainer) rules out most without the calls.
-  const char initial = site.program.empty() ? '\0' : site.program.front();
-  const bool may_create_environment = initial == 'v' || initial == 'u' || initial == 'p';
-  const bool may_run_container = initial == 's' || initial == 'a';
-  if ((may_create_environment && remove_environment_creation(site)) ||
-      (may_run_container && remove_container_image_step(site))) {
-    return true;
-  }
+  // Both return at once for programs they do not handle.
+  if (remove_environment_creation(site) || remove_container_image_step(site)) return true;
   if (site.program == "unset"sv) report_unset_search_paths(site);
   if (!is_setup_command(command, site.program, text)) return false;
   const std::string first(editor_.source(site.view, command.words.front().span));
