@@ -29,10 +29,11 @@ constexpr std::array kNodeDirectories = {
 /// which runs on the node once unwrapped, is read), and commands other rules
 /// report with their paths (pip install -r FILE, module use DIR).
 constexpr std::array kSkippedPrograms = {
-    "echo"sv,      "printf"sv, "sed"sv,    "awk"sv,    "gawk"sv,    "mawk"sv,      "grep"sv,
-    "egrep"sv,     "fgrep"sv,  "perl"sv,   "tr"sv,     "expr"sv,    "logger"sv,    "singularity"sv,
-    "apptainer"sv, "docker"sv, "podman"sv, "enroot"sv, "shifter"sv, "ch-run"sv,    "pip"sv,
-    "pip3"sv,      "module"sv, "ml"sv,     "conda"sv,  "mamba"sv,   "micromamba"sv};
+    "echo"sv,    "printf"sv,      "sed"sv,       "awk"sv,           "gawk"sv,    "mawk"sv,
+    "grep"sv,    "egrep"sv,       "fgrep"sv,     "perl"sv,          "tr"sv,      "expr"sv,
+    "logger"sv,  "singularity"sv, "apptainer"sv, "docker"sv,        "podman"sv,  "enroot"sv,
+    "shifter"sv, "ch-run"sv,      "pip"sv,       "nvidia-docker"sv, "nerdctl"sv, "sarus"sv,
+    "pip3"sv,    "module"sv,      "ml"sv,        "conda"sv,         "mamba"sv,   "micromamba"sv};
 
 /// kSkippedPrograms, hashed: asked of most commands that name a path.
 bool is_skipped_program(std::string_view program) {
@@ -138,7 +139,7 @@ class Finder {
     }
     if (command.words.empty()) return;
     if (is_skipped_program(site.program)) {
-      if (is_singularity(site.program)) visit_unwrapped_container(site, 0);
+      if (slurm::is_container_program(site.program)) visit_unwrapped_container(site, 0);
       return;
     }
     const bool declaration = slurm::is_declaration_builtin(site.program);
@@ -152,8 +153,8 @@ class Finder {
     if (first >= command.words.size() || runs_pip(command, first)) return;
     if (first > 0 && program == "srun" &&
         is_skipped_program(slurm::program_name(command.words[first]))) {
-      // srun singularity exec ...
-      if (is_singularity(slurm::program_name(command.words[first]))) {
+      // srun singularity exec ..., srun docker run ...
+      if (slurm::is_container_program(slurm::program_name(command.words[first]))) {
         visit_unwrapped_container(site, first);
       }
       return;
@@ -161,13 +162,10 @@ class Finder {
     visit_words(site, first, cd, source, declaration);
   }
 
-  static bool is_singularity(std::string_view program) {
-    return program == "singularity" || program == "apptainer";
-  }
-
-  /// `singularity exec [OPTIONS] IMAGE CMD...` is unwrapped (air/setup.cpp):
-  /// CMD runs on the node now, and the cluster paths singularity bound by
-  /// itself ($HOME, the site's /scratch) are read there. Paths under the
+  /// `singularity exec [OPTIONS] IMAGE CMD...` (and `docker run ...`) is
+  /// unwrapped (air/setup.cpp): CMD runs on the node now, and the cluster
+  /// paths singularity bound by itself ($HOME, the site's /scratch), or the
+  /// image's own, are read there. Paths under the
   /// call's own -B/--bind targets are dropped here: S2A5008 reports them.
   void visit_unwrapped_container(const slurm::Site& site, size_t start) {
     const auto& words = site.command->words;
@@ -185,7 +183,10 @@ class Finder {
     out_.erase(
         std::remove_if(out_.begin() + static_cast<std::ptrdiff_t>(before), out_.end(), mounted),
         out_.end());
-    for (size_t i = before; i < out_.size(); ++i) out_[i].in_container = true;
+    for (size_t i = before; i < out_.size(); ++i) {
+      out_[i].in_container = true;
+      out_[i].bound_by_engine = call->engine == slurm::ContainerEngine::singularity;
+    }
   }
 
   /// `-B /scratch/u:/data,/datasets`: /data and /datasets, where the
@@ -193,12 +194,10 @@ class Finder {
   static std::vector<std::string> bind_targets(const slurm::ContainerCall& call) {
     std::vector<std::string> targets;
     for (const slurm::ContainerOption& option : call.options) {
-      if (option.name != "-B" && option.name != "--bind" && option.name != "--mount") continue;
-      if (!option.value) continue;
-      std::string_view rest = *option.value;
-      while (!rest.empty()) {
-        const std::string_view item = rest.substr(0, rest.find(','));
-        rest.remove_prefix(std::min(rest.size(), item.size() + 1));
+      if (!slurm::is_mount_option(call, option) || !option.value) continue;
+      std::vector<std::string> mounts;
+      slurm::split_container_mounts(call, option, *option.value, mounts);
+      for (std::string_view item : mounts) {
         const size_t colon = item.find(':');
         std::string_view target = colon == std::string_view::npos ? item : item.substr(colon + 1);
         target = target.substr(0, target.find(':'));
@@ -409,10 +408,15 @@ std::vector<ClusterPathReport> describe_cluster_paths(const std::vector<ClusterP
     }
     Whereabouts at = whereabouts(p.root);
     if (p.in_container && p.root != "..") {
-      // Singularity bound the cluster's storage in itself, or the image had it.
-      at.where = "that the container's command read from the cluster's storage (" + p.root +
-                 "), which singularity bound in, or from its image";
-      at.why = ", neither of which an AI Runtime node has once the container is removed";
+      // Singularity bound the cluster's storage in itself, or the image had it;
+      // docker binds nothing it is not told to, so the path was the image's.
+      at.where = p.bound_by_engine
+                     ? "that the container's command read from the cluster's storage (" + p.root +
+                           "), which singularity bound in, or from its image"
+                     : "that the container's command read from its image (" + p.root + ")";
+      at.why = p.bound_by_engine
+                   ? ", neither of which an AI Runtime node has once the container is removed"
+                   : ", which an AI Runtime node does not have once the container is removed";
     }
     const auto command = [&] {
       return "`" + std::string(p.program) + " " + std::string(p.written) + "`";

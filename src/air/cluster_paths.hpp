@@ -40,7 +40,8 @@ struct ClusterPath {
   PathUse use = PathUse::argument;
   bool assignment = false;  // a variable's value: it stays in effect when the
                             // statement moves (export X=... -> env_variables)
-  bool in_container = false;  // in the command of a singularity call that is unwrapped
+  bool in_container = false;     // in the command of a container call that is unwrapped
+  bool bound_by_engine = false;  // ... of singularity's, which binds the cluster's storage itself
 };
 
 /// When `path` names the job's directory — `.`, `$PWD`, `$(pwd)`,

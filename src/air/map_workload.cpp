@@ -110,6 +110,11 @@ struct ContainerUse {
   std::string made_from;
   // Later container calls that ran another image, as shown, and where.
   std::vector<std::pair<std::string, Span>> other_images;
+  // A docker image named without registry or namespace (`docker run segdet`):
+  // an image the cluster built (`docker build -t segdet .`) more often than
+  // one of Docker Hub's official ones, so no URL is made up for it; so is
+  // sarus' `load/...`, an image `sarus load` read from a file.
+  bool bare_name = false;
 };
 
 /// The image as the reports show it.
@@ -141,15 +146,6 @@ void resolve_made_image(ContainerUse& use, const MadeImages& made) {
     use.literal = found->second.literal;
   }
   use.mounts.insert(use.mounts.end(), found->second.mounts.begin(), found->second.mounts.end());
-}
-
-void split_mounts(std::string_view value, std::vector<std::string>& out) {
-  size_t start = 0;
-  while (start <= value.size()) {
-    const size_t comma = std::min(value.find(',', start), value.size());
-    if (comma > start) out.emplace_back(value.substr(start, comma - start));
-    start = comma + 1;
-  }
 }
 
 /// A value for mount lists and messages: as the shell passes it when it is
@@ -242,17 +238,20 @@ bool add_shifter_use(const slurm::Site& site, size_t start, const slurm::Body& b
                        std::move(mounts),
                        command,
                        {},
-                       {}};
+                       {},
+                       false};
   }
   return true;
 }
 
-/// The directories a singularity call's -B/--bind/--mount put in the container.
+/// The directories a container call's mounts (singularity's -B/--bind/--mount,
+/// docker's -v/--volume/--mount) put in the container.
 void add_bind_mounts(const ContainerCall& call, const slurm::Body& body, const slurm::Site& site,
                      std::vector<std::string>& mounts) {
   for (const ContainerOption& option : call.options) {
-    if (option.has_value && contains({"-B", "--bind", "--mount"}, option.name)) {
-      split_mounts(value_as_shown(option.value, body, site, option.value_span), mounts);
+    if (option.has_value && slurm::is_mount_option(call, option)) {
+      slurm::split_container_mounts(
+          call, option, value_as_shown(option.value, body, site, option.value_span), mounts);
     }
   }
 }
@@ -285,7 +284,8 @@ bool record_made_image(const slurm::Site& site, size_t start, const slurm::Body&
       instance->name < words.size() ? slurm::literal_value(words[instance->name]) : std::nullopt;
   if (!name) return true;
   const std::optional<std::string> image = literal_of(site, words[call.image]);
-  ContainerUse started{image ? *image : written(call.image), image.has_value(), {}, {}, {}, {}, {}};
+  ContainerUse started{
+      image ? *image : written(call.image), image.has_value(), {}, {}, {}, {}, {}, false};
   resolve_made_image(started, made);
   add_bind_mounts(call, body, site, started.mounts);
   made["instance://" + *name] =
@@ -293,9 +293,10 @@ bool record_made_image(const slurm::Site& site, size_t start, const slurm::Body&
   return true;
 }
 
-/// Whether the command from words[start] on runs shifter, singularity or
-/// apptainer, the only calls the container rules read. Asked of every
-/// command: from the first word on, the site's program is its name already.
+/// Whether the command from words[start] on runs shifter, singularity,
+/// apptainer or a docker-style engine, the only calls the container rules
+/// read. Asked of every command: from the first word on, the site's program
+/// is its name already.
 bool runs_container_engine(const slurm::Site& site, size_t start) {
   const auto& words = site.command->words;
   std::optional<std::string> storage;
@@ -303,7 +304,7 @@ bool runs_container_engine(const slurm::Site& site, size_t start) {
                                    : start < words.size()
                                        ? slurm::program_view(words[start], storage)
                                        : std::string_view();
-  return program == "shifter"sv || program == "singularity"sv || program == "apptainer"sv;
+  return program == "shifter"sv || slurm::is_container_program(program);
 }
 
 /// The job's image: #SBATCH --container-image / --image / --environment /
@@ -313,12 +314,12 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
   for (const char* name : {"container-image", "image", "environment", "container"}) {
     const directives::Option* option = job.final_option(name);
     if (option == nullptr || !option->value) continue;
-    use = ContainerUse{*option->value, true, option->span, {}, {}, {}, {}};
+    use = ContainerUse{*option->value, true, option->span, {}, {}, {}, {}, false};
     break;
   }
   if (const directives::Option* mounts = job.final_option("container-mounts");
       use && mounts != nullptr && mounts->value) {
-    split_mounts(*mounts->value, use->mounts);
+    slurm::split_mount_list(*mounts->value, use->mounts);
     use->mounts_from = mounts->span;
   }
   slurm::BatchAssignments assignments(body);
@@ -358,7 +359,9 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
         std::move(mounts),
         command,
         {},
-        {}};
+        {},
+        call.engine == slurm::ContainerEngine::docker && image &&
+            (image->find('/') == std::string::npos || image->starts_with("load/"))};
     resolve_made_image(found, made);
     if (!use) {
       use = std::move(found);
@@ -389,10 +392,12 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
                              {},
                              {},
                              {},
-                             {}};
+                             {},
+                             false};
         }
         if (name == "container-mounts" && use && use->mounts.empty()) {
-          split_mounts(value_as_shown(literal, body, site, option.value_span), use->mounts);
+          slurm::split_mount_list(value_as_shown(literal, body, site, option.value_span),
+                                  use->mounts);
           use->mounts_from = body.file_span(site, site.command->span);
         }
       }
@@ -471,7 +476,8 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
               "air register-image`"});
     return;
   }
-  const auto ref = use.literal ? parse_image_reference(use.written) : std::nullopt;
+  const auto ref =
+      use.literal && !use.bare_name ? parse_image_reference(use.written) : std::nullopt;
   if (!uc && ref) {
     env.docker_image = ref->url();
     diagnostics.push_back(
@@ -498,9 +504,10 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
     diagnostics.push_back(
         {Code::container_image_unknown, use.from,
          image +
-             " has no registry URL; environment.docker_image is the "
-             "placeholder " +
-             *env.docker_image + dropped,
+             (use.bare_name ? " names no registry or namespace: an image built on the cluster "
+                              "(`docker build -t NAME`), or one of Docker Hub's official ones"
+                            : std::string(" has no registry URL")) +
+             "; environment.docker_image is the placeholder " + *env.docker_image + dropped,
          "rebuild it as an OCI image in a registry, register it with `databricks experimental "
          "air register-image URL` and set environment.docker_image.url, or map it under images: "
          "in the site profile"});
@@ -550,6 +557,9 @@ void report_mounts(const ContainerUse& use, Diagnostics& diagnostics) {
   std::vector<std::string> sources;  // each once: SRC may be mounted at two places
   for (const std::string& mount : use.mounts) {
     const auto [source, target] = mount_parts(mount);
+    // A node's own device directory at the same path (`-v /dev/shm:/dev/shm`)
+    // is on AI Runtime nodes too.
+    if (source.starts_with("/dev/") && (target.empty() || target == source)) continue;
     if (const auto directory = code_root_directory(source)) {
       const bool renamed = target.starts_with('/');
       if (renamed) report_code_root_mount(use, source, target, *directory, diagnostics);

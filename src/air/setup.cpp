@@ -1665,9 +1665,15 @@ struct EnvItem {
 };
 
 /// `--env A=1,B=x y` -> A=1, B=x y; nothing when an item is not NAME=VALUE
-/// or the list quotes a comma (apptainer reads it as CSV).
-std::vector<EnvItem> env_option_items(std::string_view value) {
+/// or the list quotes a comma (apptainer reads it as CSV). Docker's
+/// `-e A=1,2` is one item (`list` false): A is `1,2`.
+std::vector<EnvItem> env_option_items(std::string_view value, bool list) {
   std::vector<EnvItem> items;
+  if (!list) {
+    const size_t eq = value.find('=');
+    if (eq == std::string_view::npos || !is_variable_name(value.substr(0, eq))) return {};
+    return {{value.substr(0, eq), value.substr(eq + 1), eq + 1}};
+  }
   if (value.find('"') != std::string_view::npos) return {};
   size_t start = 0;
   while (start <= value.size()) {
@@ -1793,12 +1799,28 @@ void SetupMapper::report_container_engine(const Site& site, size_t start, std::s
       engine == "ch-run" || contains({"run", "exec", "start", "create", "shell"}, subcommand);
   const std::string written =
       std::string(engine) + (subcommand.empty() || engine == "ch-run" ? "" : " " + subcommand);
+  // A docker-style run that is not unwrapped says which word kept it.
+  const auto obstacle = slurm::docker_run_obstacle(words, start, body_.views[site.view].text,
+                                                   body_.container_options_of(site));
+  std::string why;
+  if (obstacle) {
+    why = "; it stays because `" +
+          std::string(editor_.source(site.view, words[obstacle->word].span)) + "` " +
+          std::string(obstacle->why);
+  }
   editor_.report(
       Code::container_engine_unavailable, site.view,
       Span{words[start].span.begin, words[std::min(start + 1, words.size() - 1)].span.end},
       "`" + written + "`: AI Runtime nodes have no " + std::string(engine) +
-          ", so the line fails with \"command not found\"",
-      starts_command
+          ", so the line fails with \"command not found\"" + why,
+      obstacle && obstacle->why.starts_with("runs the container detached")
+          ? "a container started in the background ran a service for the job (a server, a "
+            "database): start its program in the command itself (`PROGRAM ... &`), from the "
+            "workload's custom image (environment.docker_image)"
+      : obstacle && obstacle->why.starts_with("replaces the image's entrypoint")
+          ? "write the entrypoint's program in front of the words after the image, in place of "
+            "the call; the image becomes the workload's custom image (environment.docker_image)"
+      : starts_command
           ? "run the command directly, with the image as the workload's custom image "
             "(environment.docker_image, or unity_catalog_image with --target-schema cli-1.20; "
             "images: in the site profile), its -e variables under env_variables and its bind "
@@ -2061,8 +2083,11 @@ void SetupMapper::unwrap_container(const Site& site) {
     report_container_without_command(site, start, *call);
     return;
   }
+  const bool docker = call->engine == slurm::ContainerEngine::docker;
+  const size_t subcommand =
+      docker && slurm::literal_is(words[start + 1], "container") ? start + 2 : start + 1;
   const std::string written(
-      editor_.source(site.view, Span{words[start].span.begin, words[start + 1].span.end}));
+      editor_.source(site.view, Span{words[start].span.begin, words[subcommand].span.end}));
   const Span prefix{words[start].span.begin, words[call->image + 1].span.begin};
   editor_.edit(site.view, prefix, container_environment(site, *call),
                "the command runs directly in the AI Runtime environment");
@@ -2071,6 +2096,11 @@ void SetupMapper::unwrap_container(const Site& site) {
       "`" + written + "` is removed: the command runs directly in the workload's environment",
       call->run ? "`run` started the image's runscript: put the program it ran in front of "
                   "the arguments"
+      : docker  ? "check that environment (or the custom image) provides what the image had; "
+                  "relative paths in the command were the image's working directory's (its WORKDIR, "
+                  "unless -w set one) and are the uploaded code's now, and an image with an "
+                  "ENTRYPOINT ran it with these words as its arguments (`docker inspect -f "
+                  "'{{.Config.Entrypoint}}' IMAGE` shows it)"
                 : "check that environment (or the custom image) provides what the image had");
 }
 
@@ -2144,6 +2174,10 @@ BareContainerCall describe_bare_call(const ast::Command& command, const Containe
     return {"takes the image, and what runs in it, from the script's arguments",
             "pass the command itself as the argument (the workload's environment replaces the "
             "image) and remove the container call"};
+  if (call.engine == slurm::ContainerEngine::docker)
+    return {"started the image's own command (its ENTRYPOINT or CMD)",
+            "write that command in its place (`docker inspect -f '{{.Config.Entrypoint}} "
+            "{{.Config.Cmd}}' IMAGE` prints it): it runs in the workload's environment"};
   if (call.run && feeds_stdin_from_script(command))
     return {"fed the script's here-document to the image's runscript",
             "write the here-document's commands in place of the line: they run in the "
@@ -2168,10 +2202,13 @@ void SetupMapper::report_container_without_command(const Site& site, size_t star
   const std::string_view image =
       call.image < words.size() ? editor_.source(site.view, words[call.image].span) : "";
   const BareContainerCall bare = describe_bare_call(*site.command, call, image);
+  const std::string engines =
+      call.engine == slurm::ContainerEngine::docker
+          ? std::string(editor_.source(site.view, words[start].span)) + " does"
+          : std::string("singularity and apptainer do");
   editor_.report(Code::container_without_command, site.view, span,
-                 "`" + std::string(editor_.source(site.view, span)) + "` " + bare.why +
-                     "; singularity and apptainer do not exist on AI Runtime nodes, so this "
-                     "line fails there",
+                 "`" + std::string(editor_.source(site.view, span)) + "` " + bare.why + "; " +
+                     engines + " not exist on AI Runtime nodes, so this line fails there",
                  bare.fix);
 }
 
@@ -2180,6 +2217,7 @@ void SetupMapper::report_container_without_command(const Site& site, size_t star
 /// wins), so the command still sees them. Prefix assignments of this very
 /// command (SINGULARITYENV_X=1 singularity ...) are renamed in place.
 std::string SetupMapper::container_environment(const Site& site, const ContainerCall& call) {
+  if (call.engine == slurm::ContainerEngine::docker) return docker_environment(site, call);
   const ast::Command& command = *site.command;
   std::vector<std::string> passed;  // "X (from SINGULARITYENV_X)", for the report
   for (const ast::Assignment& a : command.assignments) {
@@ -2210,7 +2248,7 @@ std::string SetupMapper::container_environment(const Site& site, const Container
   for (const ContainerOption& option : call.options) {
     report_dropped_container_option(site, option);
     if (option.name != "--env" || !option.has_value) continue;
-    if (!add_env_option_items(site, option, env_items, passed)) {
+    if (!add_env_option_items(site, option, true, env_items, passed)) {
       const Span span = option_span(command, option);
       editor_.report(Code::container_option_dropped, site.view, span,
                      "`" + std::string(editor_.source(site.view, span)) +
@@ -2231,14 +2269,121 @@ std::string SetupMapper::container_environment(const Site& site, const Container
   return text;
 }
 
+namespace {
+
+/// NAME when a docker `-e` value passes the script's own NAME: `NAME`,
+/// `NAME=$NAME`, `"NAME=${NAME}"`, `NAME=`echo $NAME``. Unwrapped, the command sees that NAME by
+/// itself; written in front of it, an unset NAME (CUDA_VISIBLE_DEVICES on AI
+/// Runtime) would become an empty one.
+/// NAME of a written `-e NAME=...` value (`"NAME=..."` too); empty when none.
+std::string written_variable_name(std::string_view written) {
+  if (written.starts_with('"') || written.starts_with('\'')) written.remove_prefix(1);
+  const std::string name(written.substr(0, written.find('=')));
+  return is_variable_name(name) ? name : std::string();
+}
+
+std::string passes_own_value(std::string_view written) {
+  std::string text;
+  for (char c : written) {
+    if (c != '"' && c != '{' && c != '}') text.push_back(c);
+  }
+  const size_t eq = text.find('=');
+  const std::string name = text.substr(0, eq);
+  if (!is_variable_name(name)) return {};
+  if (eq == std::string::npos) return name;
+  const std::string value = text.substr(eq + 1), own = "$" + name;
+  // `NAME=$NAME`, and the same through echo: `NAME=`echo $NAME``, `NAME=$(echo $NAME)`.
+  if (value == own || value == "`echo " + own + "`" || value == "$(echo " + own + ")") return name;
+  return {};
+}
+
+}  // namespace
+
+/// What replaces `docker run [OPTIONS] IMAGE `: each `-e NAME=VALUE` in
+/// front of the command (a credential as a secret, a computed `NAME=$X` as
+/// written); `-e NAME` or `-e NAME=$NAME` passed the script's own NAME,
+/// which the command now sees by itself. A working directory is checked, an env file reported.
+/// Docker does not read SINGULARITYENV_X.
+std::string SetupMapper::docker_environment(const Site& site, const ContainerCall& call) {
+  const ast::Command& command = *site.command;
+  std::vector<std::string> passed, env_items;
+  for (const ContainerOption& option : call.options) {
+    if (option.name == "--env-file") report_dropped_container_option(site, option);
+    if (option.name == "-w" || option.name == "--workdir")
+      report_docker_workdir(site, call, option);
+    if ((option.name != "-e" && option.name != "--env") || !option.has_value) continue;
+    if (const std::string name =
+            written_variable_name(editor_.source(site.view, option.value_span));
+        is_runtime_variable(name)) {
+      const Span span = option_span(command, option);
+      editor_.report(Code::provided_variable_removed, site.view, span,
+                     "`" + std::string(editor_.source(site.view, span)) + "`: AI Runtime sets " +
+                         name + " on every node; the container's value is not carried over",
+                     "");
+      continue;
+    }
+    if (const std::string own = passes_own_value(editor_.source(site.view, option.value_span));
+        !own.empty()) {
+      passed.push_back(own + " (the script's own, from " +
+                       std::string(editor_.source(site.view, option_span(command, option))) + ")");
+      continue;
+    }
+    if (add_env_option_items(site, option, false, env_items, passed)) continue;
+    if (std::string item = shifter_variable(site, option); !item.empty()) {
+      passed.push_back(item.substr(0, item.find('=')) + " (from " + option.name + ")");
+      env_items.push_back(std::move(item));
+      continue;
+    }
+    const Span span = option_span(command, option);
+    editor_.report(Code::container_option_dropped, site.view, span,
+                   "`" + std::string(editor_.source(site.view, span)) +
+                       "`: the container set this variable; it is not set now",
+                   "set it on the command (NAME=value in front of it)");
+  }
+  if (passed.empty()) return {};
+  editor_.report(Code::container_environment, site.view, command.span,
+                 "the container's variables are set on the command: " + join(passed), "");
+  std::string text;
+  for (const std::string& item : env_items) text += item + " ";
+  return text;
+}
+
+/// Docker's `-w DIR` ran the command in DIR. The script's own directory
+/// (`-w $PWD`, or where a -v mounted it: `-v $PWD:/ws -w /ws`) is where the
+/// command starts on AI Runtime too; any other directory is reported.
+void SetupMapper::report_docker_workdir(const Site& site, const ContainerCall& call,
+                                        const ContainerOption& option) {
+  std::string dir =
+      option.value.value_or(std::string(editor_.source(site.view, option.value_span)));
+  if (under_job_directory(dir) == std::string()) return;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  for (const ContainerOption& mount : call.options) {
+    if (!slurm::is_mount_option(call, mount) || !mount.has_value) continue;
+    std::vector<std::string> mounts;
+    slurm::split_container_mounts(
+        call, mount, mount.value.value_or(std::string(editor_.source(site.view, mount.value_span))),
+        mounts);
+    for (std::string_view m : mounts) {
+      const size_t colon = m.find(':');
+      if (colon == std::string_view::npos) continue;
+      std::string_view target = m.substr(colon + 1);
+      target = target.substr(0, target.find(':'));
+      while (target.size() > 1 && target.back() == '/') target.remove_suffix(1);
+      if (target == dir && under_job_directory(m.substr(0, colon)) == std::string()) return;
+    }
+  }
+  report_dropped_container_option(site, ContainerOption{option.word, option.last_word, "--pwd",
+                                                        true, option.value, option.value_span});
+}
+
 /// `--env A=1,B=2` -> "A=1", "B=2" for the command; a credential among
 /// them becomes a secret. False when the value cannot be carried over
 /// (computed, or not NAME=VALUE items).
-bool SetupMapper::add_env_option_items(const Site& site, const ContainerOption& option,
+bool SetupMapper::add_env_option_items(const Site& site, const ContainerOption& option, bool list,
                                        std::vector<std::string>& env_items,
                                        std::vector<std::string>& passed) {
   if (!option.value) return false;
-  const std::vector<EnvItem> items = env_option_items(*option.value);
+  const std::vector<EnvItem> items = env_option_items(*option.value, list);
   if (items.empty()) return false;
   // A secret is cut out of the script's own bytes, so its value must be
   // written there as the shell passes it: bare or inside one pair of quotes.
@@ -2265,7 +2410,7 @@ bool SetupMapper::add_env_option_items(const Site& site, const ContainerOption& 
       value = "\"$" + secret + "\"";
     }
     env_items.push_back(std::string(item.name) + "=" + value);
-    passed.push_back(std::string(item.name) + " (from --env)");
+    passed.push_back(std::string(item.name) + " (from " + option.name + ")");
   }
   return true;
 }

@@ -127,8 +127,11 @@ class SetupMapper {
   std::string container_environment(const slurm::Site& site, const ContainerCall& call);
   void report_container_without_command(const slurm::Site& site, size_t start,
                                         const ContainerCall& call);
-  bool add_env_option_items(const slurm::Site& site, const ContainerOption& option,
+  bool add_env_option_items(const slurm::Site& site, const ContainerOption& option, bool list,
                             std::vector<std::string>& env_items, std::vector<std::string>& passed);
+  std::string docker_environment(const slurm::Site& site, const ContainerCall& call);
+  void report_docker_workdir(const slurm::Site& site, const ContainerCall& call,
+                             const ContainerOption& option);
   void report_dropped_container_option(const slurm::Site& site, const ContainerOption& option);
   void report_replaced_search_paths(const slurm::Site& site,
                                     const std::vector<Assignment>& assignments);

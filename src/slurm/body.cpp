@@ -147,10 +147,6 @@ std::optional<ast::Word> declared_value(const ast::Word& word, std::string_view 
   return value;
 }
 
-bool is_container_program(std::string_view program) {
-  return is_word(program, "singularity") || is_word(program, "apptainer");
-}
-
 bool is_srun(const ast::Word& word) {
   std::optional<std::string> storage;
   return is_word(program_view(word, storage), "srun");

@@ -225,7 +225,7 @@ std::optional<InstanceStart> find_instance_start(const std::vector<ast::Word>& w
       !literal_is(words[start + 2], "start") || !is_container_wrapper(words[start])) {
     return std::nullopt;
   }
-  InstanceStart instance{{start, false, {}, start + 3}, words.size()};
+  InstanceStart instance{{start, false, {}, start + 3, ContainerEngine::singularity}, words.size()};
   read_container_options(words, view_text, {}, instance.call);
   if (instance.call.image + 1 < words.size()) instance.name = instance.call.image + 1;
   return instance;
@@ -256,13 +256,260 @@ std::optional<HeldContainerCall> find_held_container_call(const ast::Word& value
   return held;
 }
 
+namespace {
+
+/// docker run's options that take a value (docker 24 `run --help`; podman's
+/// and nerdctl's are spelled alike), and sarus' --mpi-type.
+// clang-format off
+constexpr std::array kDockerOptionsWithValue = {
+    "--add-host"sv, "--annotation"sv, "-a"sv, "--attach"sv, "--blkio-weight"sv,
+    "--blkio-weight-device"sv, "--cap-add"sv, "--cap-drop"sv, "--cgroup-parent"sv,
+    "--cgroupns"sv, "--cidfile"sv, "--cpu-count"sv, "--cpu-percent"sv, "--cpu-period"sv,
+    "--cpu-quota"sv, "--cpu-rt-period"sv, "--cpu-rt-runtime"sv, "-c"sv, "--cpu-shares"sv,
+    "--cpus"sv, "--cpuset-cpus"sv, "--cpuset-mems"sv, "--detach-keys"sv, "--device"sv,
+    "--device-cgroup-rule"sv, "--device-read-bps"sv, "--device-read-iops"sv,
+    "--device-write-bps"sv, "--device-write-iops"sv, "--dns"sv, "--dns-option"sv,
+    "--dns-search"sv, "--domainname"sv, "--entrypoint"sv, "-e"sv, "--env"sv, "--env-file"sv,
+    "--expose"sv, "--gpus"sv, "--group-add"sv, "--health-cmd"sv, "--health-interval"sv,
+    "--health-retries"sv, "--health-start-period"sv, "--health-timeout"sv, "-h"sv,
+    "--hostname"sv, "--ip"sv, "--ip6"sv, "--ipc"sv, "--isolation"sv, "--kernel-memory"sv, "-l"sv,
+    "--label"sv, "--label-file"sv, "--link"sv, "--link-local-ip"sv, "--log-driver"sv,
+    "--log-opt"sv, "--mac-address"sv, "-m"sv, "--memory"sv, "--memory-reservation"sv,
+    "--memory-swap"sv, "--memory-swappiness"sv, "--mount"sv, "--name"sv, "--network"sv,
+    "--net"sv, "--network-alias"sv, "--oom-score-adj"sv, "--pid"sv, "--pids-limit"sv,
+    "--platform"sv, "-p"sv, "--publish"sv, "--pull"sv, "--restart"sv, "--runtime"sv,
+    "--security-opt"sv, "--shm-size"sv, "--stop-signal"sv, "--stop-timeout"sv,
+    "--storage-opt"sv, "--sysctl"sv, "--tmpfs"sv, "--ulimit"sv, "-u"sv, "--user"sv,
+    "--userns"sv, "--uts"sv, "-v"sv, "--volume"sv, "--volumes-from"sv, "-w"sv, "--workdir"sv,
+    "--mpi-type"sv};
+
+/// docker run's switches (and sarus run's --mpi, --ssh, --glibc,
+/// --centralized-repository); `-d`/`--detach` among them stops the unwrap.
+constexpr std::array kDockerSwitches = {
+    "-d"sv, "--detach"sv, "-i"sv, "--interactive"sv, "-t"sv, "--tty"sv, "--init"sv,
+    "--privileged"sv, "--rm"sv, "-P"sv, "--publish-all"sv, "--read-only"sv, "--sig-proxy"sv,
+    "--disable-content-trust"sv, "--no-healthcheck"sv, "--oom-kill-disable"sv, "-q"sv,
+    "--quiet"sv, "--mpi"sv, "--ssh"sv, "--glibc"sv, "--centralized-repository"sv};
+// clang-format on
+
+/// Letters of docker's one-letter switches and of its one-letter options
+/// with a value, as they combine in one word (`-it`, `-itv a:b`, `-eA=1`).
+constexpr std::string_view kDockerSwitchLetters = "ditPq";
+constexpr std::string_view kDockerValueLetters = "acehlmpuvw";
+
+constexpr std::string_view kDetached = "runs the container detached, in the background";
+constexpr std::string_view kEntrypoint =
+    "replaces the image's entrypoint, so the program is not the word after the image";
+constexpr std::string_view kUnknownOption = "is an option not known here";
+constexpr std::string_view kOptionsInVariable =
+    "holds options of the call whose meaning is not known here";
+constexpr std::string_view kImageFromArray =
+    "expands to several words, so the image and what runs in it are not known";
+
+/// docker, podman, nvidia-docker, nerdctl, sarus.
+bool is_docker_style_engine(std::string_view program) {
+  return program == "docker"sv || program == "podman"sv || program == "nvidia-docker"sv ||
+         program == "nerdctl"sv || program == "sarus"sv;
+}
+
+bool is_detach_switch(std::string_view name, std::string_view value) {
+  return (name == "-d" || name == "--detach") && value != "false";
+}
+
+/// One docker option word from words[i] on (i moves onto its value when that
+/// is the next word); the obstacle when it stops the unwrap.
+std::optional<std::string_view> read_docker_option(const std::vector<ast::Word>& words,
+                                                   std::string_view view_text,
+                                                   std::string_view head, size_t& i,
+                                                   ContainerCall& call) {
+  ContainerOption option{i, i, std::string(head), false, std::nullopt, {}};
+  const auto takes_value = [](std::string_view name) {
+    return std::ranges::find(kDockerOptionsWithValue, name) != kDockerOptionsWithValue.end();
+  };
+  const auto is_switch = [](std::string_view name) {
+    return std::ranges::find(kDockerSwitches, name) != kDockerSwitches.end();
+  };
+  if (head.starts_with("--")) {
+    const size_t eq = head.find('=');
+    const std::string_view name = head.substr(0, eq);
+    if (!takes_value(name) && !is_switch(name)) return kUnknownOption;
+    if (eq != std::string_view::npos) {
+      take_value_after_equals(option, words[i], view_text);
+    } else if (takes_value(name)) {
+      if (!literal_is(words[i], head) || i + 1 >= words.size()) return kUnknownOption;
+      take_next_word_as_value(option, words, i);
+    }
+    if (is_detach_switch(option.name, option.value.value_or(""))) return kDetached;
+    if (option.name == "--entrypoint") return kEntrypoint;
+    call.options.push_back(std::move(option));
+    return std::nullopt;
+  }
+  // `-it`, `-itd`, `-e A=1`, `-eA=1`, `-e=A=1`, `-itv a:b`: switches, then
+  // at most one option with a value, which is the rest of the word or the next.
+  for (size_t letter = 1; letter < head.size(); ++letter) {
+    const char c = head[letter];
+    if (c == 'd') return kDetached;
+    if (kDockerSwitchLetters.find(c) != std::string_view::npos) continue;
+    if (kDockerValueLetters.find(c) == std::string_view::npos) return kUnknownOption;
+    option.name = std::string{'-', c};
+    const size_t rest = letter + 1 + (letter + 1 < head.size() && head[letter + 1] == '=' ? 1 : 0);
+    if (rest < head.size() || !literal_is(words[i], head)) {
+      option.has_value = true;
+      option.value = literal_value(words[i]);
+      if (option.value) option.value->erase(0, rest);
+      const Span span = words[i].span;
+      const std::string_view written = view_text.substr(span.begin, span.size());
+      option.value_span = written.starts_with(head.substr(0, rest))
+                              ? Span{static_cast<uint32_t>(span.begin + rest), span.end}
+                              : span;
+    } else if (i + 1 < words.size()) {
+      take_next_word_as_value(option, words, i);
+    } else {
+      return kUnknownOption;
+    }
+    break;
+  }
+  call.options.push_back(std::move(option));
+  return std::nullopt;
+}
+
+/// `"${ARGS[@]}"`, `"$@"`, `$*`: one word of the script, many of the call.
+bool expands_to_many_words(std::string_view written) {
+  return written.find("[@]") != std::string_view::npos ||
+         written.find("[*]") != std::string_view::npos ||
+         written.find("$@") != std::string_view::npos ||
+         written.find("${@") != std::string_view::npos ||
+         written.find("$*") != std::string_view::npos;
+}
+
+struct DockerRun {
+  ContainerCall call;
+  std::optional<DockerRunObstacle> obstacle;
+};
+
+/// `docker|podman|nvidia-docker|nerdctl|sarus [container] run [OPTIONS]
+/// IMAGE [CMD...]` read with docker's grammar; nullopt for anything else.
+std::optional<DockerRun> read_docker_run(const std::vector<ast::Word>& words, size_t start,
+                                         std::string_view view_text,
+                                         std::span<const size_t> option_words) {
+  if (start + 1 >= words.size()) return std::nullopt;
+  std::optional<std::string> storage;
+  if (!is_docker_style_engine(program_view(words[start], storage))) return std::nullopt;
+  size_t i = start + 1;
+  if (literal_is(words[i], "container") && i + 1 < words.size()) ++i;
+  if (!literal_is(words[i], "run")) return std::nullopt;
+  DockerRun run{{start, false, {}, words.size(), ContainerEngine::docker}, std::nullopt};
+  for (++i; i < words.size(); ++i) {
+    if (std::ranges::find(option_words, i) != option_words.end()) {
+      run.obstacle = DockerRunObstacle{i, kOptionsInVariable};
+      return run;
+    }
+    std::string head_storage;
+    const std::string_view head = literal_prefix(words[i], head_storage);
+    if (head == "--" && literal_is(words[i], "--")) {
+      ++i;
+      break;
+    }
+    if (!head.starts_with('-') || head == "-") break;
+    const size_t option_word = i;  // i moves onto a separate value
+    if (const auto why = read_docker_option(words, view_text, head, i, run.call)) {
+      run.obstacle = DockerRunObstacle{option_word, *why};
+      return run;
+    }
+  }
+  run.call.image = std::min(i, words.size());
+  if (run.call.image < words.size()) {
+    const Span span = words[run.call.image].span;
+    if (expands_to_many_words(view_text.substr(span.begin, span.size()))) {
+      run.obstacle = DockerRunObstacle{run.call.image, kImageFromArray};
+    }
+  }
+  return run;
+}
+
+}  // namespace
+
+bool is_container_program(std::string_view program) {
+  switch (program.size()) {
+    case 5:
+      return program == "sarus"sv;
+    case 6:
+      return program == "docker"sv || program == "podman"sv;
+    case 7:
+      return program == "nerdctl"sv;
+    case 9:
+      return program == "apptainer"sv;
+    case 11:
+      return program == "singularity"sv;
+    case 13:
+      return program == "nvidia-docker"sv;
+    default:
+      return false;
+  }
+}
+
+std::optional<DockerRunObstacle> docker_run_obstacle(const std::vector<ast::Word>& words,
+                                                     size_t start, std::string_view view_text,
+                                                     std::span<const size_t> option_words) {
+  const auto run = read_docker_run(words, start, view_text, option_words);
+  return run ? run->obstacle : std::nullopt;
+}
+
+bool is_mount_option(const ContainerCall& call, const ContainerOption& option) {
+  if (option.name == "--mount") return true;
+  return call.engine == ContainerEngine::docker ? option.name == "-v" || option.name == "--volume"
+                                                : option.name == "-B" || option.name == "--bind";
+}
+
+void split_mount_list(std::string_view value, std::vector<std::string>& out) {
+  size_t start = 0;
+  while (start <= value.size()) {
+    const size_t comma = std::min(value.find(',', start), value.size());
+    if (comma > start) out.emplace_back(value.substr(start, comma - start));
+    start = comma + 1;
+  }
+}
+
+void split_container_mounts(const ContainerCall& call, const ContainerOption& option,
+                            std::string_view value, std::vector<std::string>& out) {
+  if (call.engine != ContainerEngine::docker) {
+    split_mount_list(value, out);
+    return;
+  }
+  if (option.name != "--mount") {  // -v SRC:DST[:ro,z] is one mount
+    if (!value.empty()) out.emplace_back(value);
+    return;
+  }
+  // type=bind,source=SRC,target=DST[,readonly]; a tmpfs mounts nothing of the host's.
+  std::vector<std::string> fields;
+  split_mount_list(value, fields);
+  std::string_view source, target;
+  for (std::string_view field : fields) {
+    const size_t eq = field.find('=');
+    const std::string_view key = field.substr(0, eq);
+    const std::string_view field_value =
+        eq == std::string_view::npos ? std::string_view() : field.substr(eq + 1);
+    if (key == "type" && field_value == "tmpfs") return;
+    if (key == "source" || key == "src") source = field_value;
+    if (key == "target" || key == "destination" || key == "dst") target = field_value;
+  }
+  if (source.empty()) return;
+  out.push_back(target.empty() ? std::string(source)
+                               : std::string(source) + ":" + std::string(target));
+}
+
 std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& words, size_t start,
                                                  std::string_view view_text,
                                                  std::span<const size_t> option_words) {
-  if (start + 1 >= words.size() || !is_container_wrapper(words[start])) return std::nullopt;
+  if (start + 1 >= words.size()) return std::nullopt;
+  if (!is_container_wrapper(words[start])) {
+    auto run = read_docker_run(words, start, view_text, option_words);
+    if (!run || run->obstacle) return std::nullopt;
+    return std::move(run->call);
+  }
   const auto sub = literal_value(words[start + 1]);
   if (!sub || (*sub != "exec" && *sub != "run")) return std::nullopt;
-  ContainerCall call{start, *sub == "run", {}, start + 2};
+  ContainerCall call{start, *sub == "run", {}, start + 2, ContainerEngine::singularity};
   read_container_options(words, view_text, option_words, call);
   return call;
 }

@@ -1,6 +1,7 @@
-// `singularity|apptainer exec|run [OPTIONS] IMAGE CMD...` read once: the
-// body walk finds the command inside it (a `bash -c` script to parse), the
-// mapping rules report its mounts (air/map_workload.cpp) and unwrap it
+// `singularity|apptainer exec|run [OPTIONS] IMAGE CMD...` and `docker|podman|
+// nvidia-docker|nerdctl|sarus run [OPTIONS] IMAGE CMD...` read once: the body
+// walk finds the command inside it (a `bash -c` script to parse), the mapping
+// rules report its mounts (air/map_workload.cpp) and unwrap it
 // (air/setup.cpp).
 #pragma once
 
@@ -24,17 +25,54 @@ struct ContainerOption {
   Span value_span;                   // the value as written, in the command's view
 };
 
+/// Whose option grammar a call follows: singularity/apptainer's, or
+/// docker's (podman, nvidia-docker, nerdctl and sarus `run` read alike).
+enum class ContainerEngine : uint8_t { singularity, docker };
+
 struct ContainerCall {
-  size_t wrapper = 0;  // the `singularity`/`apptainer` word
-  bool run = false;    // `run`: the image's runscript receives CMD as its arguments
+  size_t wrapper = 0;  // the `singularity`/`apptainer`/`docker`... word
+  bool run = false;    // singularity `run`: the image's runscript receives CMD as its arguments
   std::vector<ContainerOption> options;
   size_t image = 0;  // the image word; == words.size() when the line ends first
+  ContainerEngine engine = ContainerEngine::singularity;
 };
+
+/// Whether `program` may start a call find_container_call() reads: asked of
+/// every command, so its length rules out most names first.
+[[nodiscard]] bool is_container_program(std::string_view program);
+
+/// Why a `docker run` (podman, ...) at words[start] is not read as a call
+/// that can be unwrapped: the word that stops it and what it means
+/// ("runs detached", "replaces the image's entrypoint", "is an option not
+/// known here"); nullopt when it is no docker-style run or nothing stops it.
+struct DockerRunObstacle {
+  size_t word = 0;
+  std::string_view why;
+};
+[[nodiscard]] std::optional<DockerRunObstacle> docker_run_obstacle(
+    const std::vector<ast::Word>& words, size_t start, std::string_view view_text,
+    std::span<const size_t> option_words = {});
+
+/// Whether the option mounts a directory into the container: singularity's
+/// -B/--bind/--mount, docker's -v/--volume/--mount.
+[[nodiscard]] bool is_mount_option(const ContainerCall& call, const ContainerOption& option);
+
+/// The mounts of one mount option's `value`, as SRC:DST[:FLAGS] (or SRC):
+/// singularity's comma-separated list; docker's -v (one mount); a
+/// `--mount type=bind,source=SRC,target=DST` as SRC:DST.
+void split_container_mounts(const ContainerCall& call, const ContainerOption& option,
+                            std::string_view value, std::vector<std::string>& out);
+/// A comma-separated mount list (`-B a:b,c`, pyxis `--container-mounts`), each
+/// non-empty item appended to `out`.
+void split_mount_list(std::string_view value, std::vector<std::string>& out);
 
 /// The call at words[start...], when it is a singularity or apptainer
 /// exec/run. Options are the words up to the image that start with a
 /// literal `-`, or are among `option_words` (an unquoted `$BIND` whose value
 /// is `-B /data:/data`); their values may be computed (`--env=$VARS`).
+/// A docker-style `run` (also `docker container run`) is read with docker's
+/// grammar, and only when every option is known and none stops the command
+/// from being unwrapped (docker_run_obstacle()).
 [[nodiscard]] std::optional<ContainerCall> find_container_call(
     const std::vector<ast::Word>& words, size_t start, std::string_view view_text,
     std::span<const size_t> option_words = {});

@@ -709,8 +709,133 @@ TEST(Containers, ContainerEnginesTheNodesLackAreReported) {
                          (d.hint.find("custom image") != std::string::npos ? " +image" : ""));
     }
   }
-  EXPECT_EQ(reported, (std::vector<std::string>{"`docker pull`", "`docker run` +image",
-                                                "`podman run` +image", "`enroot start` +image"}));
+  // docker and podman run are unwrapped now (Containers.DockerRun...).
+  EXPECT_EQ(reported, (std::vector<std::string>{"`docker pull`", "`enroot start` +image"}));
+}
+
+// `docker run [OPTIONS] IMAGE CMD` runs CMD in IMAGE: like singularity's
+// exec, the call comes off, the image is the workload's, -e variables are
+// set on the command, -v mounts are reported and the launch is mapped.
+TEST(Containers, DockerRunIsUnwrappedLikeSingularityExec) {
+  const Translation t =
+      run("docker run --gpus all -e CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES -e "
+          "DATASET='husky' --rm --ipc host -v /scratch/u/data:/data -w /ws "
+          "nvcr.io/nvidia/pytorch:24.01-py3 python train.py --data /data\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:24.01-py3");
+  // CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES passed the script's own value:
+  // in front of the command, unset on AI Runtime, it would hide every GPU.
+  EXPECT_TRUE(command_has(t, "\nDATASET=husky python train.py --data /data"))
+      << t.workload->command;
+  EXPECT_FALSE(has_code(t, Code::container_engine_unavailable));
+  EXPECT_NE(messages_of(t, Code::container_wrapper_removed).find("`docker run` is removed"),
+            std::string::npos);
+  EXPECT_NE(messages_of(t, Code::container_environment)
+                .find("CUDA_VISIBLE_DEVICES (the script's own, from -e "
+                      "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES), DATASET (from -e)"),
+            std::string::npos)
+      << messages_of(t, Code::container_environment);
+  EXPECT_NE(messages_of(t, Code::container_mounts).find("/scratch/u/data will not be there"),
+            std::string::npos);
+  // -w /ws is neither the job's directory nor where a -v put it.
+  EXPECT_NE(messages_of(t, Code::container_option_dropped).find("`-w /ws`"), std::string::npos)
+      << messages_of(t, Code::container_option_dropped);
+  EXPECT_FALSE(has_code(t, Code::cluster_path));  // /data is the mount's
+}
+
+TEST(Containers, DockerRunInEveryEngineAndOptionSpelling) {
+  struct Case {
+    const char* line;
+    const char* command;  // what the line becomes
+    const char* image;
+  };
+  const Case cases[] = {
+      {"docker run --rm --runtime=nvidia -v $(dirname `pwd`):$(dirname `pwd`) -w `pwd` "
+       "bmset/gromacs_openmm:latest python ../generate_gro_file.py",
+       "python ../generate_gro_file.py", "docker.io/bmset/gromacs_openmm:latest"},
+      {"srun podman run --rm -it --shm-size=8g pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime "
+       "python t.py",
+       "python t.py", "docker.io/pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime"},
+      {"nvidia-docker run --rm --ipc=host -eOMP_NUM_THREADS=4 -v /data/datasets:/data/datasets "
+       "mguamanc/sara python3 t.py",
+       "OMP_NUM_THREADS=4 python3 t.py", "docker.io/mguamanc/sara:latest"},
+      {"docker container run -itv $PWD:/ws -w /ws ghcr.io/org/img:2 python t.py", "python t.py",
+       "ghcr.io/org/img:2"},
+      {"srun sarus run --mount=type=bind,source=$SCRATCH,destination=$SCRATCH "
+       "--workdir=\"$(pwd)\" nvcr.io/nvidia/pytorch:23.09-py3 python t.py",
+       "python t.py", "nvcr.io/nvidia/pytorch:23.09-py3"},
+  };
+  for (const Case& c : cases) {
+    const Translation t = run(std::string(c.line) + "\n");
+    ASSERT_TRUE(t.workload) << c.line;
+    EXPECT_TRUE(command_has(t, std::string("\n") + c.command + "\n")) << t.workload->command;
+    EXPECT_EQ(t.workload->environment.docker_image, c.image) << c.line;
+    EXPECT_FALSE(has_code(t, Code::container_engine_unavailable)) << c.line;
+    // The job's own directory as the working directory is where AI Runtime starts too.
+    EXPECT_FALSE(has_code(t, Code::container_option_dropped)) << c.line;
+  }
+}
+
+// `-e NAME` passed the script's own NAME: the command now sees it by itself.
+// A credential in -e becomes a secret, as singularity's --env.
+TEST(Containers, DockerEnvOptionsAreCarriedOrSecret) {
+  const Translation t =
+      run("docker run --rm -e WANDB_MODE -e HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz0123 "
+          "--env-file site.env img:1 python t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\nHF_TOKEN=\"$HF_TOKEN\" python t.py")) << t.workload->command;
+  EXPECT_EQ(t.workload->command.find("hf_abcdefghij"), std::string::npos);
+  EXPECT_NE(messages_of(t, Code::container_environment).find("WANDB_MODE (the script's own"),
+            std::string::npos);
+  EXPECT_NE(messages_of(t, Code::container_option_dropped).find("`--env-file site.env`"),
+            std::string::npos);
+  // img:1 names no registry or namespace: built on the cluster, most likely.
+  EXPECT_EQ(t.workload->environment.docker_image, "REGISTRY.EXAMPLE.COM/REPLACE-ME/img:1");
+  EXPECT_NE(messages_of(t, Code::container_image_unknown).find("names no registry or namespace"),
+            std::string::npos);
+}
+
+// AI Runtime sets MASTER_ADDR, NODE_RANK, ...: a container's -e value for one
+// would override it on every node.
+TEST(Containers, DockerEnvOfAVariableAIRuntimeSetsIsNotCarried) {
+  const Translation t =
+      run("docker run --rm -e MASTER_ADDR=$head_node_ip -e NODE_RANK=$SLURM_PROCID -e NNODES=2 "
+          "-v /dev/shm:/dev/shm nvcr.io/nvidia/pytorch:24.01-py3 bash pretrain.sh\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\nNNODES=2 bash pretrain.sh")) << t.workload->command;
+  EXPECT_NE(messages_of(t, Code::provided_variable_removed).find("AI Runtime sets NODE_RANK"),
+            std::string::npos);
+  EXPECT_FALSE(has_code(t, Code::container_mounts));  // /dev/shm is the node's own
+}
+
+// What cannot be unwrapped stays and says why: a detached service, a
+// replaced entrypoint, an option not known here, options from an array.
+TEST(Containers, DockerRunThatCannotBeUnwrappedIsReportedWithTheReason) {
+  struct Case {
+    const char* line;
+    const char* why;
+  };
+  const Case cases[] = {
+      {"docker run -d --name db postgres:16", "`-d` runs the container detached"},
+      {"docker run -itd --gpus all img:1 bash", "`-itd` runs the container detached"},
+      {"docker run --rm --privileged --entrypoint bash $CONT -c \"sync\"",
+       "`--entrypoint` replaces the image's entrypoint"},
+      {"docker run --rm --frobnicate img:1 python t.py", "`--frobnicate` is an option not known"},
+      {"docker run --rm \"${VARS[@]}\" img:1 python t.py", "expands to several words"},
+  };
+  for (const Case& c : cases) {
+    const Translation t = run(std::string(c.line) + "\n");
+    ASSERT_TRUE(t.workload) << c.line;
+    EXPECT_NE(messages_of(t, Code::container_engine_unavailable).find(c.why), std::string::npos)
+        << messages_of(t, Code::container_engine_unavailable);
+    EXPECT_TRUE(command_has(t, c.line)) << t.workload->command;
+    EXPECT_FALSE(has_code(t, Code::container_wrapper_removed)) << c.line;
+  }
+  // Nothing after the image: the image's own command ran; the line stays, an error.
+  const Translation bare = run("docker run --rm -v $PWD:/ws img:1\n");
+  EXPECT_NE(messages_of(bare, Code::container_without_command).find("image's own command"),
+            std::string::npos)
+      << messages_of(bare, Code::container_without_command);
 }
 
 // R, MATLAB, Julia: the cluster's module gave the job the program; AI
