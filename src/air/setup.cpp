@@ -740,43 +740,40 @@ std::string image_source_hint(const std::optional<std::string>& source, bool bui
 /// `singularity pull|build` and `singularity instance start|stop` make or
 /// manage an image on the cluster: singularity does not exist on AI Runtime
 /// nodes, and the image they make is the workload's (a later exec of the
-/// file or instance is mapped to it, air/map_workload.cpp). `shifterimg
-/// pull IMAGE` fills NERSC's image gateway for a later `shifter --image`,
-/// which becomes environment.docker_image.
+/// file or instance is mapped to it, air/map_workload.cpp). Under srun
+/// (`srun -N1 singularity pull ...`, a step that only makes the image) the
+/// whole step goes the same way: the workload mapping reads the image from
+/// srun's operand too.
 bool SetupMapper::remove_container_image_step(const Site& site) {
-  const bool shifter_gateway = site.program == "shifterimg"sv;
-  if (!shifter_gateway && site.program != "singularity"sv && site.program != "apptainer"sv) {
-    return false;
-  }
+  // site.srun first: it is set for srun only, so most programs skip the comparison.
+  const size_t start = site.srun && site.program == "srun"sv ? site.srun_operand : 0;
   const auto& words = site.command->words;
+  if (start >= words.size()) return false;
+  std::optional<std::string> storage;
+  const std::string_view program =
+      start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
+  if (program != "singularity"sv && program != "apptainer"sv) return false;
   const std::string_view text = body_.views[site.view].text;
   const Span whole{words.front().span.begin, words.back().span.end};
   const std::string written(editor_.source(site.view, whole));
   std::string message, hint;
-  if (shifter_gateway) {
-    message = "`" + written +
-              "` asks the cluster's shifter image gateway; AI Runtime nodes have no shifterimg, "
-              "so the line is removed";
-    hint =
-        "nothing to do: AI Runtime pulls environment.docker_image itself (a `shifter --image` "
-        "of the script becomes it)";
-  } else if (const auto fetch = slurm::find_image_fetch(words, 0, text)) {
+  if (const auto fetch = slurm::find_image_fetch(words, start, text)) {
     message = "`" + written + "` " + (fetch->build ? "builds" : "pulls") +
-              " an image on the cluster; AI Runtime nodes have no " + site.program +
+              " an image on the cluster; AI Runtime nodes have no " + std::string(program) +
               ", so the line is removed";
     hint = image_source_hint(
         fetch->source < words.size() ? slurm::literal_value(words[fetch->source]) : std::nullopt,
         fetch->build);
-  } else if (const auto instance = slurm::find_instance_start(words, 0, text)) {
+  } else if (const auto instance = slurm::find_instance_start(words, start, text)) {
     message = "`" + written + "` starts an instance of the image; AI Runtime nodes have no " +
-              site.program +
+              std::string(program) +
               ", so the line is removed and commands run in the instance run directly in the "
               "workload's environment";
     hint =
         "the image's startscript does not run: start any service it ran (a database, a "
         "server) in the command";
-  } else if (words.size() >= 3 && slurm::literal_is(words[1], "instance") &&
-             slurm::literal_is(words[2], "stop")) {
+  } else if (words.size() >= start + 3 && slurm::literal_is(words[start + 1], "instance") &&
+             slurm::literal_is(words[start + 2], "stop")) {
     message = "`" + written +
               "` stops an instance, which AI Runtime nodes do not have; the line "
               "is removed";
@@ -784,7 +781,7 @@ bool SetupMapper::remove_container_image_step(const Site& site) {
     return false;
   }
   editor_.report(Code::container_image_step, site.view, whole, message, hint);
-  editor_.remove_statement(site, "AI Runtime nodes have no " + site.program, {});
+  editor_.remove_statement(site, "AI Runtime nodes have no " + std::string(program), {});
   return true;
 }
 

@@ -1207,6 +1207,24 @@ TEST(ImageSteps, PullAndBuildNameTheirFileInEveryForm) {
   }
 }
 
+// A step that only makes the image (`srun singularity pull`, `srun -N1
+// apptainer build`) goes like the line without srun, and is remembered.
+TEST(ImageSteps, AnSrunStepThatPullsIsRemovedAndRemembered) {
+  const Translation t =
+      run("srun -N1 --ntasks=1 singularity pull docker://nvcr.io/nvidia/pytorch:24.01-py3\n"
+          "srun singularity exec --nv pytorch_24.01-py3.sif python train.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t,
+                          "# [slurm2air] srun -N1 --ntasks=1 singularity pull "
+                          "docker://nvcr.io/nvidia/pytorch:24.01-py3\n"))
+      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\npython train.py")) << t.workload->command;
+  EXPECT_EQ(t.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:24.01-py3");
+  EXPECT_EQ(lines_of(t, Code::container_image_step), std::vector<uint32_t>{3});
+  EXPECT_FALSE(has_code(t, Code::container_image_unknown));
+  EXPECT_FALSE(has_code(t, Code::container_engine_unavailable));
+}
+
 TEST(ImageSteps, AFileOfAnotherNameIsNotThePulledImage) {
   const Translation t =
       run("singularity pull docker://ubuntu:22.04\n"
