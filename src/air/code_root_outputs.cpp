@@ -30,21 +30,31 @@ struct OutputName {
 // loads (a model to fine-tune or evaluate) as where it saves.
 constexpr auto D = OutputKind::directory;
 constexpr auto F = OutputKind::file;
-constexpr std::array<OutputName, 32> kOutputNames = {{
+constexpr std::array<OutputName, 46> kOutputNames = {{
     {"checkpoint_dir", D},
     {"checkpoints_dir", D},
     {"dump_dir", D},
+    {"dump_path", D},
     {"exp_dir", D},
+    {"exp_path", D},
+    {"exp_root", D},
     {"experiment_dir", D},
+    {"experiment_path", D},
     {"log_dir", D},
+    {"log_directory", D},
+    {"log_path", F},
+    {"log_root", D},
     {"logdir", D},
     {"logging_dir", D},
     {"model_save_dir", D},
     {"out", F},
     {"out_dir", D},
     {"out_file", F},
+    {"out_folder", D},
+    {"out_path", D},
     {"outdir", D},
     {"outfile", F},
+    {"outpath", D},
     {"output", F},
     {"output_dir", D},
     {"output_directory", D},
@@ -52,8 +62,12 @@ constexpr std::array<OutputName, 32> kOutputNames = {{
     {"output_folder", D},
     {"output_path", D},
     {"output_root", D},
+    {"outputdir", D},
+    {"outputfolder", D},
     {"result_dir", D},
     {"results_dir", D},
+    {"results_folder", D},
+    {"results_path", D},
     {"run_dir", D},
     {"save", F},
     {"save_dir", D},
@@ -72,13 +86,9 @@ constexpr std::array kNotPrograms = {
 
 constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
-/// The kind of an option name without its dashes, case and `-`/`_` ignored
-/// (`Output-Dir` is `output_dir`). Asked of every `--name` of a script:
-/// the first letter rules out most names before any comparison.
-OutputKind output_kind(std::string_view name) {
-  constexpr size_t kLongest = 16;  // "output_directory"
-  if (name.size() < 3 || name.size() > kLongest) return OutputKind::none;
-  switch (lower(name[0])) {
+/// The first letters of the names in kOutputNames, lower case.
+constexpr bool starts_output_name(char c) {
+  switch (lower(c)) {
     case 'c':
     case 'd':
     case 'e':
@@ -89,9 +99,27 @@ OutputKind output_kind(std::string_view name) {
     case 's':
     case 't':
     case 'w':
-      break;
+      return true;
     default:
-      return OutputKind::none;
+      return false;
+  }
+}
+
+/// `--out...`, `-save...`: a word that may be an output option, by its
+/// first two or three bytes.
+bool may_name_output(std::string_view word) {
+  if (!word.starts_with('-')) return false;
+  const size_t dashes = word.starts_with("--") ? 2 : 1;
+  return word.size() > dashes && starts_output_name(word[dashes]);
+}
+
+/// The kind of an option name without its dashes, case and `-`/`_` ignored
+/// (`Output-Dir` is `output_dir`). Asked of every `--name` of a script:
+/// the first letter rules out most names before any comparison.
+OutputKind output_kind(std::string_view name) {
+  constexpr size_t kLongest = 16;  // "output_directory"
+  if (name.size() < 3 || name.size() > kLongest || !starts_output_name(name[0])) {
+    return OutputKind::none;
   }
   std::array<char, kLongest> folded{};
   for (size_t i = 0; i < name.size(); ++i) folded[i] = name[i] == '-' ? '_' : lower(name[i]);
@@ -100,6 +128,14 @@ OutputKind output_kind(std::string_view name) {
       std::lower_bound(kOutputNames.begin(), kOutputNames.end(), key,
                        [](const OutputName& entry, std::string_view k) { return entry.name < k; });
   return found != kOutputNames.end() && found->name == key ? found->kind : OutputKind::none;
+}
+
+/// The name of `--name` or `-name` (argparse and gflags take both: `-out_path
+/// DIR`), empty for `---x` or a word that is only dashes.
+std::string_view option_name(std::string_view option) {
+  const size_t dashes = option.starts_with("--") ? 2 : 1;
+  if (option.size() <= dashes || option[dashes] == '-') return {};
+  return option.substr(dashes);
 }
 
 /// `outputs/run.json`, `model.pt`, not `json` or `true`.
@@ -143,14 +179,15 @@ class Finder {
     const size_t first = site.program == "srun" ? site.srun_operand : 1;
     for (size_t i = first; i < words.size(); ++i) {
       const auto& parts = words[i].parts;
-      // Nearly every word is ruled out by its first two bytes.
+      // Nearly every word is ruled out by its first bytes: a dash or two,
+      // then a letter an output name starts with.
       if (parts.empty() || parts.front().kind != ast::PartKind::literal ||
-          !parts.front().text.starts_with("--")) {
+          !may_name_output(parts.front().text)) {
         continue;
       }
       const std::string_view head = slurm::literal_prefix(words[i], storage_);
       const size_t eq = head.find('=');
-      const std::string_view name = head.substr(2, eq == std::string_view::npos ? eq : eq - 2);
+      const std::string_view name = option_name(head.substr(0, eq));
       const OutputKind kind = output_kind(name);
       if (kind == OutputKind::none) continue;
       if (std::find(kNotPrograms.begin(), kNotPrograms.end(), site.program) != kNotPrograms.end()) {

@@ -133,6 +133,29 @@ TEST(CodeRootOutputs, NotAVariableThatIsAbsoluteUnknownOrNotAlwaysSet) {
   }
 }
 
+// Names real scripts use beyond output_dir, and argparse's single-dash form:
+// backward-IS's `-out_path ${OUT_PATH}`, SwAV and DINO's `--dump_path`.
+TEST(CodeRootOutputs, SingleDashOptionsAndDumpPaths) {
+  for (const char* name : {"dump_path", "out_path", "out-path", "results_path", "exp_root",
+                           "experiment_path", "outputdir", "log_root"}) {
+    EXPECT_TRUE(air::names_output_directory(name)) << name;
+  }
+  const auto single = reports(
+      "OUT_PATH=100_runs/${SLURM_ARRAY_TASK_ID}\n"
+      "srun python -u src/estimate.py -data_path $DATA_PATH -out_path ${OUT_PATH} -pms 1\n");
+  ASSERT_EQ(single.size(), 1u);
+  EXPECT_NE(single[0].find("`-out_path ${OUT_PATH} (OUT_PATH=100_runs/${SLURM_ARRAY_TASK_ID})`"),
+            std::string::npos)
+      << single[0];
+  const auto dump = reports(
+      "resdir=results/supervised/run${final_run}\nmkdir ${resdir} -p\n"
+      "srun --output=${resdir}/%j.out python supervised.py --dump_path ${resdir} --lr 0.01\n");
+  ASSERT_EQ(dump.size(), 1u);
+  EXPECT_NE(dump[0].find("`--dump_path ${resdir}"), std::string::npos) << dump[0];
+  // Dashes alone, a third dash, or a short option are not names.
+  EXPECT_TRUE(reports("python t.py -o out -- --out_dir ---out_dir x -out\n").empty());
+}
+
 TEST(CodeRootOutputs, GenericNamesNeedAValueThatLooksLikeAPath) {
   EXPECT_TRUE(reports("python eval.py --output json --save\n").empty());
   EXPECT_EQ(reports("python eval.py --output preds.json\n").size(), 1u);
