@@ -244,10 +244,24 @@ class Finder {
     Held held;
     held.whole = fold_known(assigned->value.parts, name, held.prefix);
     std::optional<std::string> literal = slurm::literal_value(assigned->value);
-    held.shown = literal ? std::move(*literal)
-                         : std::string(body_.views[0].text.substr(assigned->value.span.begin,
-                                                                  assigned->value.span.size()));
+    held.shown =
+        literal ? std::move(*literal)
+                : shown_with_expansions(body_.views[0].text.substr(assigned->value.span.begin,
+                                                                   assigned->value.span.size()),
+                                        held.prefix);
     return held;
+  }
+
+  /// A value with expansions as written (`"outputs/${SLURM_JOB_ID}"`),
+  /// unless it would not read inside the message's own backquotes
+  /// (`"exp/"`date +%F``) or runs on for a line of `${lr}_${wd}_...`: then
+  /// its known start and `...`, which is what places it under the code root.
+  static std::string shown_with_expansions(std::string_view written, const std::string& prefix) {
+    constexpr size_t kLongest = 64;
+    if (written.find('`') == std::string_view::npos && written.size() <= kLongest) {
+      return std::string(written);
+    }
+    return prefix + "...";
   }
 
   static bool always_runs(const slurm::Context& context) {

@@ -116,6 +116,26 @@ TEST(CodeRootOutputs, AValueKnownUpToItsFirstExpansion) {
   EXPECT_NE(fallback[0].find("(OUT=${OUT:-ckpt})"), std::string::npos) << fallback[0];
 }
 
+// The value sits inside the message's backquotes: one with its own
+// (`date`) or a line of parameters is shown by its known start.
+TEST(CodeRootOutputs, AValueWithBackquotesOrALongOneIsShownByItsStart) {
+  const auto dated = reports(
+      "EXPERIMENT_DIR=\"experiments/inference/$DECODER/\"`date +%Y-%m-%d_%H-%M-%S`\n"
+      "python run.py --output_dir ${EXPERIMENT_DIR}\n");
+  ASSERT_EQ(dated.size(), 1u);
+  EXPECT_NE(dated[0].find("`--output_dir ${EXPERIMENT_DIR} "
+                          "(EXPERIMENT_DIR=experiments/inference/...)` writes"),
+            std::string::npos)
+      << dated[0];
+  const auto long_one = reports(
+      "resdir=results/supervised/imagenet/finetune/${final_data}_${final_wd}_${final_lr}/run${r}\n"
+      "srun python supervised.py --dump_path ${resdir}\n");
+  ASSERT_EQ(long_one.size(), 1u);
+  EXPECT_NE(long_one[0].find("(resdir=results/supervised/imagenet/finetune/...)`"),
+            std::string::npos)
+      << long_one[0];
+}
+
 TEST(CodeRootOutputs, NotAVariableThatIsAbsoluteUnknownOrNotAlwaysSet) {
   for (const char* script : {
            "OUT=/Volumes/main/ml/runs\npython t.py --output_dir $OUT/sub\n",
