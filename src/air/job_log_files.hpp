@@ -12,8 +12,10 @@
 namespace s2a::air {
 
 /// Reports each command that names one of the job's output files by its
-/// job-specific path (a pattern with %j or %A), once per command. Messages
-/// (`echo`, `printf`) are not reported.
+/// job-specific path (a pattern with %j or %A), or by a glob over its
+/// directory that can only mean it (`grep -q ERROR slurm*`; `mv ./*.out`
+/// with --output=run.out), once per command. Messages (`echo`, `printf`)
+/// are not reported.
 void report_job_log_reads(const slurm::Body& body, const slurm::Job& job, Diagnostics& diagnostics);
 
 }  // namespace s2a::air

@@ -61,5 +61,41 @@ TEST(JobLogFiles, NamesNotTiedToTheJobAndMessagesAreNotReported) {
           .empty());
 }
 
+// Globs the shell expands over the log's directory: Slurm's default name
+// (PabloPiaggi's LAMMPS chains, snakemake's log cleanup) or the name
+// --output gives (ParallelFDTD's `-o parallelFDTD.out` then `mv ./*.out`).
+TEST(JobLogFiles, GlobsThatMatchTheLog) {
+  EXPECT_EQ(reported_words("",
+                           "mpirun lmp -i in.lammps\n"
+                           "if ! grep -q 'ERROR' slurm*; then sbatch next.qs; fi\n"
+                           "mv -f slurm* Logs/ || true\n"
+                           "cp $SLURM_SUBMIT_DIR/slurm-*.out results/\n"
+                           "tail ./slurm_*\n"),
+            (std::vector<std::string>{"slurm*", "slurm*", "$SLURM_SUBMIT_DIR/slurm-*.out"}));
+  EXPECT_EQ(reported_words("#SBATCH -o parallelFDTD.out\n",
+                           "srun python testBench.py\n"
+                           "mv ./*.log ./return/\nmv ./*.hdf5 ./return/\nmv ./*.out ./return/\n"),
+            std::vector<std::string>{"./*.out"});
+  EXPECT_EQ(reported_words("#SBATCH -J bert\n#SBATCH -o logs/%x-%j.log\n",
+                           "python t.py\ncat logs/bert-*.log\ncat logs/*.json *.log\n"),
+            std::vector<std::string>{"logs/bert-*.log"});
+}
+
+TEST(JobLogFiles, GlobsThatMayMeanOtherFilesAreNotReported) {
+  // `*.out` beside Slurm's default log is as often the program's output;
+  // another directory's logs are other jobs'; a quoted pattern is find's.
+  EXPECT_TRUE(reported_words("",
+                             "python t.py\nmv *.out results/\ncat logs/slurm*\n"
+                             "ls ${WORKDIR}/slurm-*.out\nfind . -name \"slurm-*.out\"\n")
+                  .empty());
+  EXPECT_TRUE(
+      reported_words("#SBATCH -o logs/%j.out\n", "python t.py\nmv *.out results/\n").empty());
+  // Removing, testing a name, excluding, and messages.
+  EXPECT_TRUE(reported_words("",
+                             "python t.py\nrm -f slurm*.out\n[ $f != slurm*out ] && cp $f b/\n"
+                             "rsync -a --exclude slurm*.out . /backup/\necho slurm*\n")
+                  .empty());
+}
+
 }  // namespace
 }  // namespace s2a
