@@ -1246,6 +1246,52 @@ void SetupMapper::report_replaced_search_paths(const Site& site,
   }
 }
 
+/// A file of the node's own software directories (/opt, /usr, /lib,
+/// /lib64): where the cluster installed libraries on its nodes, and where
+/// an image installs its own. The cluster paths rule (S2A5010) leaves them
+/// alone for that reason.
+bool in_node_software_directory(std::string_view path) {
+  for (std::string_view top : {"/opt/"sv, "/usr/"sv, "/lib/"sv, "/lib64/"sv}) {
+    if (path.starts_with(top) && path.size() > top.size()) return true;
+  }
+  return false;
+}
+
+/// `export LD_PRELOAD="/opt/nccl/build/lib/libnccl.so"` (an AWS cluster's own
+/// NCCL build): ld.so loads the file into every process the job starts. A
+/// node without it prints "object ... cannot be preloaded" for each one
+/// (python, every torchrun worker, each shell tool), and a file of that name
+/// on the node is its image's build, not the cluster's. A directory put on
+/// PATH or LD_LIBRARY_PATH is not reported: one the node lacks is skipped,
+/// and one it has (/opt/amazon/efa, /opt/conda) is its image's own.
+void SetupMapper::report_preloaded_node_libraries(const Site& site,
+                                                  const std::vector<Assignment>& assignments) {
+  for (const Assignment& a : assignments) {
+    if (a.name != "LD_PRELOAD"sv || !a.literal) continue;
+    // ld.so takes a list separated by spaces or colons.
+    std::vector<std::string> files;
+    for (std::string_view rest = *a.literal; !rest.empty();) {
+      const size_t end = find_either(rest, ' ', ':');
+      const std::string_view file = rest.substr(0, end);
+      if (in_node_software_directory(file)) files.push_back("`" + std::string(file) + "`");
+      rest.remove_prefix(std::min(end + 1, rest.size()));
+    }
+    if (files.empty()) continue;
+    const bool one = files.size() == 1;
+    editor_.report(Code::node_library_preloaded, site.view, site.command->span,
+                   "LD_PRELOAD loads " + join(files) + (one ? ", a library" : ", libraries") +
+                       " the cluster installed on its nodes, into every process: an AI Runtime "
+                       "node without " +
+                       (one ? "it" : "one") +
+                       " prints ld.so's \"cannot be preloaded\" error for each process it "
+                       "starts, and a file of that name there is the image's own build, not the "
+                       "cluster's",
+                   "remove the line (AI Runtime's environment has the libraries its PyTorch was "
+                   "built with), or put the library under the code root or a volume and preload "
+                   "it from there");
+  }
+}
+
 /// `unset LD_LIBRARY_PATH` cleared what the cluster's modules had set; on
 /// the node it clears AI Runtime's own (its CUDA libraries), and `unset
 /// PATH` leaves only bash's default search path.
@@ -1280,6 +1326,7 @@ void SetupMapper::move_exports_to_env(const Site& site, const std::vector<Assign
   }
   const bool any_secret = !secret.empty();
   report_replaced_search_paths(site, assignments);
+  report_preloaded_node_libraries(site, assignments);
   const bool exported = assignments.front().exported;
   // Moved up front, a value would reach commands before its line, and a
   // second assignment or an `unset` later would apply from the start. Asked

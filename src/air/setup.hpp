@@ -135,6 +135,8 @@ class SetupMapper {
   void report_dropped_container_option(const slurm::Site& site, const ContainerOption& option);
   void report_replaced_search_paths(const slurm::Site& site,
                                     const std::vector<Assignment>& assignments);
+  void report_preloaded_node_libraries(const slurm::Site& site,
+                                       const std::vector<Assignment>& assignments);
   void unwrap_shifter(const slurm::Site& site, size_t start);
   [[nodiscard]] std::string shifter_variable(const slurm::Site& site,
                                              const ContainerOption& option) const;

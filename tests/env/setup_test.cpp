@@ -9,6 +9,7 @@
 #include "air/setup.hpp"
 #include "directives/directives.hpp"
 #include "profile/profile.hpp"
+#include "support/diagnostics.hpp"
 #include "support/run_process.hpp"
 #include "translate.hpp"
 
@@ -427,6 +428,40 @@ TEST(Exports, AnUnsetSearchPathIsReported) {
   EXPECT_EQ(messages_of(t, Code::search_path_replaced).find("`unset LD_LIBRARY_PATH` clears"), 0u)
       << messages_of(t, Code::search_path_replaced);
   EXPECT_FALSE(has_code(run("unset PYTHONPATH\npython train.py\n"), Code::search_path_replaced));
+}
+
+// InstaGen's AWS template: the cluster's own NCCL build preloaded, EFA and
+// aws-ofi-nccl put on the search paths. Only the preload is reported: a
+// directory the node lacks is skipped, one it has is its image's.
+TEST(Exports, ALibraryOfTheClusterNodesPreloadedIsReported) {
+  const Translation t =
+      run("export LD_LIBRARY_PATH=/opt/aws-ofi-nccl/lib:/opt/amazon/efa/lib64:/opt/nccl/build/lib:"
+          "$LD_LIBRARY_PATH\n"
+          "export PATH=/opt/amazon/efa/bin:$PATH\n"
+          "export LD_PRELOAD=\"/opt/nccl/build/lib/libnccl.so\"\n"
+          "srun python main.py --base configs/v1.yaml\n");
+  ASSERT_EQ(testing::diagnostics_with(t, Code::node_library_preloaded).size(), 1u);
+  EXPECT_EQ(messages_of(t, Code::node_library_preloaded)
+                .find("LD_PRELOAD loads `/opt/nccl/build/lib/libnccl.so`, a library the cluster"),
+            0u)
+      << messages_of(t, Code::node_library_preloaded);
+  EXPECT_TRUE(command_has(t, "export LD_PRELOAD=\"/opt/nccl/build/lib/libnccl.so\"\n"));
+  // ld.so's lists take spaces or colons; a plain assignment counts too.
+  const Translation listed =
+      run("LD_PRELOAD=\"/usr/lib64/libcrypto.so /usr/lib64/libssh.so.4:libm.so\"\npython t.py\n");
+  EXPECT_NE(messages_of(listed, Code::node_library_preloaded)
+                .find("`/usr/lib64/libcrypto.so`, `/usr/lib64/libssh.so.4`, libraries the"),
+            std::string::npos)
+      << messages_of(listed, Code::node_library_preloaded);
+  // Not a library shipped with the code, one read from a variable, nor
+  // clearing it; the cluster's storage is S2A5010's.
+  for (const char* body :
+       {"export LD_PRELOAD=$CODE_SOURCE_PATH/lib/libjemalloc.so\n",
+        "export LD_PRELOAD=$MKLROOT/lib/intel64/libmkl_rt.so\n",
+        "export LD_PRELOAD=\"\"\nunset LD_PRELOAD\n", "export LD_PRELOAD=/scratch/u/hack.so\n"}) {
+    EXPECT_FALSE(has_code(run(std::string(body) + "python t.py\n"), Code::node_library_preloaded))
+        << body;
+  }
 }
 
 TEST(Exports, ShellSettingsStayInTheCommand) {
