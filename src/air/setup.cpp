@@ -743,7 +743,10 @@ std::string image_source_hint(const std::optional<std::string>& source, bool bui
 /// file or instance is mapped to it, air/map_workload.cpp). Under srun
 /// (`srun -N1 singularity pull ...`, a step that only makes the image) the
 /// whole step goes the same way: the workload mapping reads the image from
-/// srun's operand too.
+/// srun's operand too. `shifterimg pull IMAGE` fills NERSC's image
+/// gateway for a later `shifter --image`, which becomes
+/// environment.docker_image. docker's pull/build/rm/... go through
+/// remove_docker_image_step().
 bool SetupMapper::remove_container_image_step(const Site& site) {
   // site.srun first: it is set for srun only, so most programs skip the comparison.
   const size_t start = site.srun && site.program == "srun"sv ? site.srun_operand : 0;
@@ -752,12 +755,22 @@ bool SetupMapper::remove_container_image_step(const Site& site) {
   std::optional<std::string> storage;
   const std::string_view program =
       start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
-  if (program != "singularity"sv && program != "apptainer"sv) return false;
+  const bool shifter_gateway = program == "shifterimg"sv;
+  if (!shifter_gateway && program != "singularity"sv && program != "apptainer"sv) {
+    return remove_docker_image_step(site, start, program);
+  }
   const std::string_view text = body_.views[site.view].text;
   const Span whole{words.front().span.begin, words.back().span.end};
   const std::string written(editor_.source(site.view, whole));
   std::string message, hint;
-  if (const auto fetch = slurm::find_image_fetch(words, start, text)) {
+  if (shifter_gateway) {
+    message = "`" + written +
+              "` asks the cluster's shifter image gateway; AI Runtime nodes have no shifterimg, "
+              "so the line is removed";
+    hint =
+        "nothing to do: AI Runtime pulls environment.docker_image itself (a `shifter --image` "
+        "of the script becomes it)";
+  } else if (const auto fetch = slurm::find_image_fetch(words, start, text)) {
     message = "`" + written + "` " + (fetch->build ? "builds" : "pulls") +
               " an image on the cluster; AI Runtime nodes have no " + std::string(program) +
               ", so the line is removed";
@@ -782,6 +795,48 @@ bool SetupMapper::remove_container_image_step(const Site& site) {
   }
   editor_.report(Code::container_image_step, site.view, whole, message, hint);
   editor_.remove_statement(site, "AI Runtime nodes have no " + std::string(program), {});
+  return true;
+}
+
+/// `docker pull|build|rm|stop|login|ps|...` (podman, nvidia-docker, nerdctl):
+/// AI Runtime nodes have no docker, and the workload names its image
+/// itself; the line goes like singularity's pull. A listing (`ps`,
+/// `images`) stays, reported, when a pipe or a condition reads it.
+bool SetupMapper::remove_docker_image_step(const Site& site, size_t start,
+                                           std::string_view engine) {
+  const auto& words = site.command->words;
+  const auto step = slurm::find_docker_image_step(words, start);
+  if (!step || (step->lists && site.statement == nullptr)) return false;
+  const Span whole{words.front().span.begin, words.back().span.end};
+  // A login's arguments may hold the password: the report and the comment
+  // left behind show the subcommand only.
+  const std::string shown =
+      step->login ? std::string(editor_.source(
+                        site.view, Span{whole.begin, words[step->subcommand].span.end})) +
+                        " ..."
+                  : std::string(editor_.source(site.view, whole));
+  std::string message = "`" + shown + "` ", hint;
+  if (step->build) {
+    message += "builds an image on the cluster";
+    hint =
+        "build the image outside the job, push it to a registry and set "
+        "environment.docker_image" +
+        (step->tag.empty()
+             ? std::string()
+             : " (a later `" + std::string(engine) + " run " + step->tag +
+                   "` is that image; or map " + step->tag + " under images: in the site profile)");
+  } else if (step->pull) {
+    message += "pulls an image on the cluster";
+    hint = "a later `" + std::string(engine) +
+           " run` of the image runs in the workload's environment.docker_image, which AI "
+           "Runtime pulls itself";
+  } else {
+    message += "manages the cluster's images or containers";
+  }
+  message += "; AI Runtime nodes have no " + std::string(engine) + ", so the line is removed";
+  editor_.report(Code::container_image_step, site.view, whole, message, hint);
+  editor_.remove_statement(site, "AI Runtime nodes have no " + std::string(engine),
+                           step->login ? std::string_view(shown) : std::string_view());
   return true;
 }
 

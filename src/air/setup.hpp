@@ -146,6 +146,9 @@ class SetupMapper {
   /// activates: removed with the activation; true when it was.
   bool remove_environment_creation(const slurm::Site& site);
   bool remove_container_image_step(const slurm::Site& site);
+  /// `docker pull|build|rm|...` at words[start] (engine: its program),
+  /// removed like singularity's pull; false for any other command.
+  bool remove_docker_image_step(const slurm::Site& site, size_t start, std::string_view engine);
   /// The line that creates the environment in `dir`, or nullptr.
   const slurm::Site* creation_of(std::string_view dir);
   /// `source DIR/bin/activate` (the word `target`) of an environment the

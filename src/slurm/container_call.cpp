@@ -514,4 +514,47 @@ std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& w
   return call;
 }
 
+std::optional<DockerImageStep> find_docker_image_step(const std::vector<ast::Word>& words,
+                                                      size_t start) {
+  if (start + 1 >= words.size()) return std::nullopt;
+  std::optional<std::string> storage;
+  const std::string_view engine = program_view(words[start], storage);
+  if (engine == "sarus"sv || !is_docker_style_engine(engine)) return std::nullopt;
+  size_t sub = start + 1;
+  const auto is = [&](size_t i, std::initializer_list<std::string_view> names) {
+    return i < words.size() && std::ranges::any_of(names, [&](std::string_view name) {
+             return literal_is(words[i], name);
+           });
+  };
+  // `image pull`, `container rm`, `system prune`: the group, then the action.
+  if (is(sub, {"image"}) && is(sub + 1, {"pull", "build", "rm", "prune", "tag", "push", "ls"})) {
+    ++sub;
+  } else if (is(sub, {"container"}) && is(sub + 1, {"rm", "stop", "kill", "prune", "ls"})) {
+    ++sub;
+  } else if (is(sub, {"system"}) && is(sub + 1, {"prune"})) {
+    ++sub;
+  } else if (!is(sub, {"pull", "build", "rm", "rmi", "stop", "kill", "login", "logout", "tag",
+                       "push", "ps", "images"})) {
+    return std::nullopt;
+  }
+  DockerImageStep step{sub,
+                       is(sub, {"build"}),
+                       is(sub, {"pull"}),
+                       is(sub, {"login"}),
+                       is(sub, {"ps", "images", "ls"}),
+                       {}};
+  if (!step.build) return step;
+  // -t NAME, --tag NAME, --tag=NAME: the name a later `docker run NAME` uses.
+  for (size_t i = sub + 1; i < words.size(); ++i) {
+    const std::optional<std::string> word = literal_value(words[i]);
+    if (!word) continue;
+    if ((*word == "-t" || *word == "--tag") && i + 1 < words.size()) {
+      step.tag = literal_value(words[i + 1]).value_or("");
+    } else if (word->starts_with("--tag=")) {
+      step.tag = word->substr(6);
+    }
+  }
+  return step;
+}
+
 }  // namespace s2a::slurm

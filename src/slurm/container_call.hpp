@@ -158,6 +158,23 @@ struct InstanceStart {
                                                                size_t start,
                                                                std::string_view view_text);
 
+/// `docker|podman|nvidia-docker|nerdctl SUBCOMMAND ...` that makes or manages
+/// images and containers on the cluster: pull, build, rm, rmi, stop, kill,
+/// login, logout, tag, push, ps, images (and `image|container|system ...`
+/// forms). `lists` for ps and images, whose output a later command may read;
+/// `tag` is the name build's -t/--tag gives the image (empty when computed or none).
+struct DockerImageStep {
+  size_t subcommand = 0;  // the last word of the subcommand (`rm` of `container rm`)
+  bool build = false;
+  bool pull = false;
+  bool login = false;
+  bool lists = false;
+  std::string tag;
+};
+
+[[nodiscard]] std::optional<DockerImageStep> find_docker_image_step(
+    const std::vector<ast::Word>& words, size_t start);
+
 /// The last path component of an image as written (`"$SCRATCH/x.sif"` ->
 /// `x.sif`), quotes removed; empty when that part is computed.
 [[nodiscard]] std::string image_file_name(std::string_view written);

@@ -744,8 +744,10 @@ TEST(Containers, ContainerEnginesTheNodesLackAreReported) {
                          (d.hint.find("custom image") != std::string::npos ? " +image" : ""));
     }
   }
-  // docker and podman run are unwrapped now (Containers.DockerRun...).
-  EXPECT_EQ(reported, (std::vector<std::string>{"`docker pull`", "`enroot start` +image"}));
+  // docker and podman run are unwrapped now (Containers.DockerRun...), and
+  // docker pull removed (ImageSteps.DockerUpkeepLinesAreRemoved).
+  EXPECT_EQ(reported, (std::vector<std::string>{"`enroot start` +image"}));
+  EXPECT_EQ(lines_of(t, Code::container_image_step), std::vector<uint32_t>{3});
 }
 
 // `docker run [OPTIONS] IMAGE CMD` runs CMD in IMAGE: like singularity's
@@ -1315,9 +1317,9 @@ TEST(ImageSteps, OtherSubcommandsAreReportedAsMissingEngines) {
 
 // Each container engine is known by name, whatever its length or first letter.
 TEST(ImageSteps, EveryEngineIsReportedAsMissing) {
-  for (const char* line :
-       {"docker ps\n", "podman images\n", "enroot list\n", "ch-run --version\n", "sarus images\n",
-        "nerdctl ps\n", "udocker ps\n", "charliecloud --version\n", "apptainer --version\n"}) {
+  for (const char* line : {"docker exec c true\n", "podman logs c\n", "enroot list\n",
+                           "ch-run --version\n", "sarus images\n", "nerdctl wait c\n",
+                           "udocker ps\n", "charliecloud --version\n", "apptainer --version\n"}) {
     const Translation t = run(std::string(line) + "python t.py\n");
     EXPECT_TRUE(has_code(t, Code::container_engine_unavailable)) << line;
   }
@@ -1325,6 +1327,56 @@ TEST(ImageSteps, EveryEngineIsReportedAsMissing) {
     const Translation t = run(std::string(line) + "python t.py\n");
     EXPECT_FALSE(has_code(t, Code::container_engine_unavailable)) << line;
   }
+}
+
+// docker's image and container upkeep goes like singularity's pull: the
+// nodes have no docker, and the workload names its image itself.
+TEST(ImageSteps, DockerUpkeepLinesAreRemoved) {
+  const Translation t =
+      run("set -e\n"
+          "docker pull nvcr.io/nvidia/pytorch:24.01-py3\n"
+          "podman build -t segdet -f Dockerfile .\n"
+          "docker rm -f cont_${SLURM_JOB_ID} || true\n"
+          "docker login -u me -p hunter2 nvcr.io\n"
+          "docker image prune -f\n"
+          "srun -N1 nerdctl pull nvcr.io/nvidia/pytorch:24.01-py3\n"
+          "docker rmi $(docker images -q)\n"
+          "docker container stop tb\n"
+          "docker run --rm nvcr.io/nvidia/pytorch:24.01-py3 python train.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(lines_of(t, Code::container_image_step),
+            (std::vector<uint32_t>{4, 5, 6, 7, 8, 9, 10, 11}));
+  EXPECT_FALSE(has_code(t, Code::container_engine_unavailable));
+  EXPECT_TRUE(command_has(t, "\n# [slurm2air] docker pull nvcr.io/nvidia/pytorch:24.01-py3\n"))
+      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\n: '[slurm2air] docker rm -f cont_${SLURM_JOB_ID}' || true\n"))
+      << t.workload->command;
+  // The password is neither in the comment nor in the report.
+  EXPECT_TRUE(command_has(t, "\n# [slurm2air] docker login ...\n")) << t.workload->command;
+  EXPECT_EQ(t.workload->command.find("hunter2"), std::string::npos);
+  EXPECT_EQ(messages_of(t, Code::container_image_step).find("hunter2"), std::string::npos);
+  EXPECT_NE(hints_of(t, Code::container_image_step).find("a later `podman run segdet`"),
+            std::string::npos)
+      << hints_of(t, Code::container_image_step);
+  EXPECT_TRUE(command_has(t, "\npython train.py")) << t.workload->command;
+  EXPECT_EQ(t.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:24.01-py3");
+  EXPECT_EQ(testing::check_bash_syntax(t.workload->command).exit_code, 0) << t.workload->command;
+}
+
+// A listing whose output something reads stays, reported: taken away, the
+// reader would get nothing (`grep` failing ends a `set -e` script).
+TEST(ImageSteps, ADockerListingThatIsReadStays) {
+  const Translation t =
+      run("set -e\n"
+          "docker ps -a | grep segdet\n"
+          "IDs=$(docker ps -aq)\n"
+          "docker ps\n"
+          "python train.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\ndocker ps -a | grep segdet\n")) << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\nIDs=$(docker ps -aq)\n")) << t.workload->command;
+  EXPECT_EQ(lines_of(t, Code::container_engine_unavailable), (std::vector<uint32_t>{4, 5}));
+  EXPECT_EQ(lines_of(t, Code::container_image_step), std::vector<uint32_t>{6});
 }
 
 // `PY="singularity exec --nv $SIF python"` ... `$PY train.py`: the call
