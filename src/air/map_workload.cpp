@@ -402,7 +402,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
         }
       }
     }
-    const size_t start = is_srun_step ? site.srun_operand : 0;
+    const size_t start = slurm::container_step_start(site);
     if (runs_container_engine(site, start)) {
       if (add_shifter_use(site, start, body, from_variable, use)) continue;
       if (record_made_image(site, start, body, literal_of, made)) continue;

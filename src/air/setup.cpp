@@ -748,9 +748,9 @@ std::string image_source_hint(const std::optional<std::string>& source, bool bui
 /// environment.docker_image. docker's pull/build/rm/... go through
 /// remove_docker_image_step().
 bool SetupMapper::remove_container_image_step(const Site& site) {
-  // site.srun first: it is set for srun only, so most programs skip the comparison.
-  const size_t start = site.srun && site.program == "srun"sv ? site.srun_operand : 0;
+  // `sudo docker pull`: sudo was there for docker; the line goes whole.
   const auto& words = site.command->words;
+  const size_t start = slurm::container_step_start(site);
   if (start >= words.size()) return false;
   std::optional<std::string> storage;
   const std::string_view program =
@@ -2154,6 +2154,25 @@ void SetupMapper::unwrap_conda_run(const Site& site) {
   }
 }
 
+namespace {
+
+/// The `sudo` word whose options and NAME=VALUE words alone stand between it
+/// and words[start] (`sudo -E docker run`), or start when there is none.
+size_t sudo_in_front(const std::vector<ast::Word>& words, size_t from, size_t start) {
+  std::optional<std::string> storage;
+  for (size_t i = from; i < start; ++i) {
+    if (slurm::program_view(words[i], storage) != "sudo"sv) continue;
+    bool only_options = true;
+    for (size_t k = i + 1; k < start && only_options; ++k) {
+      only_options = !slurm::may_wrap_a_command(slurm::program_view(words[k], storage));
+    }
+    if (only_options) return i;
+  }
+  return start;
+}
+
+}  // namespace
+
 void SetupMapper::unwrap_container(const Site& site) {
   const auto& words = site.command->words;
   // `timeout 1h singularity exec IMG ...`: the wrapper stays, the image goes.
@@ -2185,9 +2204,11 @@ void SetupMapper::unwrap_container(const Site& site) {
   const bool docker = call->engine == slurm::ContainerEngine::docker;
   const size_t subcommand =
       docker && slurm::literal_is(words[start + 1], "container") ? start + 2 : start + 1;
+  // `sudo docker run`: sudo was there for docker; it goes with the call.
+  const size_t first = docker ? sudo_in_front(words, from, start) : start;
   const std::string written(
-      editor_.source(site.view, Span{words[start].span.begin, words[subcommand].span.end}));
-  const Span prefix{words[start].span.begin, words[call->image + 1].span.begin};
+      editor_.source(site.view, Span{words[first].span.begin, words[subcommand].span.end}));
+  const Span prefix{words[first].span.begin, words[call->image + 1].span.begin};
   editor_.edit(site.view, prefix, container_environment(site, *call),
                "the command runs directly in the AI Runtime environment");
   editor_.report(

@@ -26,7 +26,8 @@ bool may_wrap_a_command(std::string_view program) {
     case 3:
       return is_word(program, "env");
     case 4:
-      return is_word(program, "time") || is_word(program, "exec") || is_word(program, "nice");
+      return is_word(program, "time") || is_word(program, "exec") || is_word(program, "nice") ||
+             is_word(program, "sudo");
     case 5:
       return is_word(program, "nohup") || is_word(program, "conda") || is_word(program, "mamba");
     case 6:
@@ -884,6 +885,10 @@ bool takes_separate_value(std::string_view wrapper, std::string_view option) {
   if (wrapper == "nice") return option == "-n";
   if (wrapper == "env") return option == "-u" || option == "-C" || option == "-S";
   if (wrapper == "time") return option == "-o" || option == "-f";
+  if (wrapper == "sudo") {  // -u USER, -g GROUP, -D DIR, -p PROMPT, ... (sudo(8))
+    return option == "-u" || option == "-g" || option == "-h" || option == "-p" || option == "-C" ||
+           option == "-D" || option == "-r" || option == "-t" || option == "-T" || option == "-U";
+  }
   if (wrapper == "conda") {  // `conda|mamba|micromamba run`
     return option == "-n" || option == "--name" || option == "-p" || option == "--prefix" ||
            option == "--cwd" || option == "-a" || option == "--attach";
@@ -915,7 +920,9 @@ size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from) {
         break;
       }
       const bool option = word->size() > 1 && word->front() == '-';
-      const bool assignment = name == "env" && word->find('=') != std::string::npos;
+      // env and sudo both take NAME=VALUE before the command.
+      const bool assignment =
+          (name == "env" || name == "sudo") && word->find('=') != std::string::npos;
       if (!option && !assignment) break;
       if (option && takes_separate_value(name, *word)) ++next;
     }
@@ -924,6 +931,13 @@ size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from) {
     from = next;
   }
   return from;
+}
+
+size_t container_step_start(const Site& site) {
+  // site.srun first: it is set for srun only, so most programs skip the comparison.
+  if (site.srun && site.program == "srun") return site.srun_operand;
+  if (site.program == "sudo") return skip_command_wrappers(site.command->words, 0);
+  return 0;
 }
 
 namespace {

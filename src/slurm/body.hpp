@@ -236,11 +236,15 @@ using ExpansionText = std::optional<std::string_view> (*)(const ast::WordPart& p
 /// only with `run`). Asked of every command: the length rules out most at once.
 [[nodiscard]] bool may_wrap_a_command(std::string_view program);
 /// The index of the command that `time`, `exec`, `nohup`, `stdbuf`,
-/// `timeout`, `nice`, `env`, `command`, `numactl` or `conda|mamba|micromamba
+/// `timeout`, `nice`, `env`, `sudo`, `command`, `numactl` or `conda|mamba|micromamba
 /// run` (with their options) starting at words[from] runs: `from` itself when
 /// the word there is none of them, the end when the command is missing or
 /// computed.
 [[nodiscard]] size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from);
+/// Where the program a container step runs starts: srun's operand for an
+/// srun step, past `sudo` and its options (and wrappers after it) for a
+/// sudo line (`sudo -E docker run`), else 0.
+[[nodiscard]] size_t container_step_start(const Site& site);
 /// Finds a distributed launcher in words[from...], past any wrappers.
 [[nodiscard]] LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from);
 [[nodiscard]] std::string_view launcher_name(Launcher launcher);

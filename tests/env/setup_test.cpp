@@ -1363,6 +1363,26 @@ TEST(ImageSteps, DockerUpkeepLinesAreRemoved) {
   EXPECT_EQ(testing::check_bash_syntax(t.workload->command).exit_code, 0) << t.workload->command;
 }
 
+// `sudo` was there for docker: it goes with the call or the image step;
+// sudo in front of another wrapper stays with it.
+TEST(ImageSteps, SudoGoesWithTheDockerCall) {
+  const Translation t =
+      run("sudo docker pull brentp/smoove\n"
+          "sudo -E --preserve-env=PATH -u root HOME=/root docker run --rm -v /data:/data "
+          "nvcr.io/nvidia/pytorch:24.01-py3 python train.py\n"
+          "sudo -u bob nice docker run --rm nvcr.io/nvidia/pytorch:24.01-py3 python eval.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\n# [slurm2air] sudo docker pull brentp/smoove\npython train.py\n"))
+      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\nsudo -u bob nice python eval.py")) << t.workload->command;
+  EXPECT_NE(messages_of(t, Code::container_wrapper_removed).find("`sudo -E --preserve-env=PATH"),
+            std::string::npos)
+      << messages_of(t, Code::container_wrapper_removed);
+  EXPECT_EQ(lines_of(t, Code::container_image_step), std::vector<uint32_t>{3});
+  EXPECT_EQ(t.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:24.01-py3");
+  EXPECT_FALSE(has_code(t, Code::container_engine_unavailable));
+}
+
 // A listing whose output something reads stays, reported: taken away, the
 // reader would get nothing (`grep` failing ends a `set -e` script).
 TEST(ImageSteps, ADockerListingThatIsReadStays) {
