@@ -430,22 +430,7 @@ std::optional<DockerRun> read_docker_run(const std::vector<ast::Word>& words, si
 }  // namespace
 
 bool is_container_program(std::string_view program) {
-  switch (program.size()) {
-    case 5:
-      return program == "sarus"sv;
-    case 6:
-      return program == "docker"sv || program == "podman"sv;
-    case 7:
-      return program == "nerdctl"sv;
-    case 9:
-      return program == "apptainer"sv;
-    case 11:
-      return program == "singularity"sv;
-    case 13:
-      return program == "nvidia-docker"sv;
-    default:
-      return false;
-  }
+  return program == "singularity"sv || program == "apptainer"sv || is_docker_style_engine(program);
 }
 
 std::optional<DockerRunObstacle> docker_run_obstacle(const std::vector<ast::Word>& words,

@@ -37,8 +37,8 @@ struct ContainerCall {
   ContainerEngine engine = ContainerEngine::singularity;
 };
 
-/// Whether `program` may start a call find_container_call() reads: asked of
-/// every command, so its length rules out most names first.
+/// Whether `program` may start a call find_container_call() reads:
+/// singularity, apptainer or a docker-style engine.
 [[nodiscard]] bool is_container_program(std::string_view program);
 
 /// Why a `docker run` (podman, ...) at words[start] is not read as a call
