@@ -1853,38 +1853,12 @@ const DroppedOptionNote* dropped_option_note(std::string_view option) {
 
 namespace {
 
-/// docker, podman, nerdctl, udocker, enroot, sarus, ch-run, charliecloud,
-/// singularity, apptainer. Asked of every command: the length rules out most.
+/// The engines find_container_call() reads (singularity, apptainer,
+/// docker, podman, nvidia-docker, nerdctl, sarus) and those it does not
+/// (udocker, enroot, ch-run, charliecloud): AI Runtime nodes have none.
 bool is_container_engine(std::string_view program) {
-  switch (program.size()) {
-    case 5:
-      return program == "sarus"sv;
-    case 6:
-      // Six letters like python, mpirun, export, module: the first letter
-      // leaves one name to compare, or none.
-      switch (program.front()) {
-        case 'd':
-          return program == "docker"sv;
-        case 'p':
-          return program == "podman"sv;
-        case 'e':
-          return program == "enroot"sv;
-        case 'c':
-          return program == "ch-run"sv;
-        default:
-          return false;
-      }
-    case 7:
-      return program == "nerdctl"sv || program == "udocker"sv;
-    case 9:
-      return program == "apptainer"sv;
-    case 11:
-      return program == "singularity"sv;
-    case 12:
-      return program == "charliecloud"sv;
-    default:
-      return false;
-  }
+  return slurm::is_container_program(program) || program == "udocker"sv || program == "enroot"sv ||
+         program == "ch-run"sv || program == "charliecloud"sv;
 }
 
 }  // namespace

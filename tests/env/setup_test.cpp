@@ -736,7 +736,8 @@ TEST(Containers, ContainerEnginesTheNodesLackAreReported) {
           "docker run --gpus all --rm -v $PWD:/ws nvcr.io/nvidia/pytorch:24.01-py3 python t.py\n"
           "srun podman run --rm img python t.py\n"
           "timeout 1h enroot start --mount $PWD:/ws pytorch python t.py\n"
-          "echo docker run is not here\n");
+          "echo docker run is not here\n"
+          "nvidia-docker exec trainer python t.py\n");
   std::vector<std::string> reported;
   for (const Diagnostic& d : t.diagnostics) {
     if (d.code == Code::container_engine_unavailable) {
@@ -746,7 +747,8 @@ TEST(Containers, ContainerEnginesTheNodesLackAreReported) {
   }
   // docker and podman run are unwrapped now (Containers.DockerRun...), and
   // docker pull removed (ImageSteps.DockerUpkeepLinesAreRemoved).
-  EXPECT_EQ(reported, (std::vector<std::string>{"`enroot start` +image"}));
+  EXPECT_EQ(reported,
+            (std::vector<std::string>{"`enroot start` +image", "`nvidia-docker exec` +image"}));
   EXPECT_EQ(lines_of(t, Code::container_image_step), std::vector<uint32_t>{3});
 }
 
