@@ -311,6 +311,10 @@ constexpr std::string_view kSlurmTaskVariables =
 /// How step_mpi() names a Python step whose ranks are Horovod's.
 constexpr std::string_view kUsesHorovod = "the script uses Horovod";
 
+/// `${NAME:-word}` and the other operators that give NAME's own value when it is set and
+/// not empty.
+constexpr std::array kDefaultOperators = {":-"sv, ":="sv, ":?"sv, "-"sv, "="sv, "?"sv};
+
 /// Slurm's lists of the GPUs of the job and of the step on the node.
 constexpr std::array kSlurmGpuLists = {"SLURM_STEP_GPUS"sv, "SLURM_JOB_GPUS"sv};
 
@@ -336,6 +340,7 @@ class CommandMapper final : public CommandEditor {
         mount_targets_(setup_options.mount_targets),
         edits_(body.views.size()),
         replaced_(body.views.size()),
+        writes_pbs_(contains_around(file.text(), "PBS_", 1)),
         setup_(*this, body, setup_options, setup_result_) {}
 
   CommandMapping run() {
@@ -3373,7 +3378,11 @@ class CommandMapper final : public CommandEditor {
   /// it (most) is passed over without walking its parts.
   /// Whether `text` has `SLURM` in it, looked for from its U: a script's
   /// text has far fewer U's than S's.
-  static bool holds_slurm(std::string_view text) { return contains_around(text, "SLURM", 2); }
+  /// PBS names Slurm's spank_pbs plugin sets are looked for too, in the
+  /// scripts that have `PBS_` at all (a few in a thousand).
+  bool holds_slurm(std::string_view text) const {
+    return contains_around(text, "SLURM", 2) || (writes_pbs_ && contains_around(text, "PBS_", 1));
+  }
 
   bool writes_slurm(const Site& site) const {
     const ast::Command& command = *site.command;
@@ -3545,12 +3554,14 @@ class CommandMapper final : public CommandEditor {
   }
 
   void rewrite_variable(const Site& site, const ast::WordPart& part) {
-    // rule_for() keeps every name that is not SLURM*: most parameters.
-    if (part.text.rfind("SLURM", 0) != 0) return;
+    // rule_for() keeps every name that is not SLURM* or PBS_*: most parameters.
+    const bool pbs = part.text.starts_with("PBS_");
+    if (!pbs && !part.text.starts_with("SLURM")) return;
     if (is_shim_provided(site, part.text)) return;  // set in each worker by the shim
     if (is_own_value(site.view, part.text, part.span.begin)) return;
-    report_batch_node_rank(site, part);
-    const VariableRule rule = is_job_id(part.text) && is_test(site)
+    const std::string_view slurm_name = pbs ? slurm_name_behind_pbs_name(part.text) : part.text;
+    report_batch_node_rank(site, part, slurm_name);
+    const VariableRule rule = is_job_id(slurm_name) && is_test(site)
                                   ? job_id_in_a_test()
                                   : rule_for(part.text, job_, compute_, job_name_);
     // A name the batch shell filled into a double-quoted script is renamed
@@ -3574,6 +3585,16 @@ class CommandMapper final : public CommandEditor {
         return;
       }
       case VariableAction::literal:
+        if (!value_is_the_expansion(part.op, rule.replacement)) {
+          if (reported_outside) return;
+          const std::string written(source(site.view, part.span));
+          report(Code::slurm_variable_unmapped, site.view, part.span,
+                 "$" + part.text + " is not set on AI Runtime; for this job it is " +
+                     rule.replacement + " (" + rule.reason + "), but `" + written +
+                     "` is not that value",
+                 "write what `" + written + "` gives for " + rule.replacement + " in its place");
+          return;
+        }
         edit(site.view, part.span, rule.replacement, rule.reason);
         if (reported_outside) return;
         report(Code::slurm_variable_approximated, site.view, part.span,
@@ -3595,6 +3616,16 @@ class CommandMapper final : public CommandEditor {
                "$" + part.text + " " + rule.reason, rule.hint);
         return;
     }
+  }
+
+  /// Whether `${NAME<op>}`, NAME set to `value`, expands to `value`: with
+  /// no operator, or a default for an unset or empty NAME. `${#NAME}`,
+  /// `${NAME+x}`, `${NAME%.*}` and `${NAME:0:3}` give something else.
+  static bool value_is_the_expansion(std::string_view op, std::string_view value) {
+    if (op.empty()) return true;
+    if (value.empty()) return false;
+    return std::any_of(kDefaultOperators.begin(), kDefaultOperators.end(),
+                       [&](std::string_view def) { return op.starts_with(def); });
   }
 
   static bool is_job_id(std::string_view name) {
@@ -3624,9 +3655,10 @@ class CommandMapper final : public CommandEditor {
   /// only a script that srun runs (`srun bash -c '...$SLURM_NODEID...'`)
   /// sees each node's id. Renamed to $NODE_RANK it now differs per node;
   /// usually the fix the author meant, but a change to say.
-  void report_batch_node_rank(const Site& site, const ast::WordPart& part) {
-    const bool node_rank = part.text == "SLURM_NODEID" ||
-                           (part.text == "SLURM_PROCID" && tasks_per_node(job_, compute_) == 1);
+  void report_batch_node_rank(const Site& site, const ast::WordPart& part,
+                              std::string_view slurm_name) {
+    const bool node_rank = slurm_name == "SLURM_NODEID" ||
+                           (slurm_name == "SLURM_PROCID" && tasks_per_node(job_, compute_) == 1);
     if (!node_rank || compute_.nodes <= 1 || site.view != 0 || site.context.in_srun ||
         site.nested_script >= 0) {
       return;
@@ -3892,6 +3924,7 @@ class CommandMapper final : public CommandEditor {
   const std::vector<std::string>& mount_targets_;
   std::vector<EditSet<LoggedEdit>> edits_;              // per text view
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
+  const bool writes_pbs_;                               // `PBS_` anywhere in the script
   bool first_launch_seen_ = false;
   bool starts_work_on_nodes_ = false;  // an srun step or a distributed launcher
   const Site* last_rendezvous_ = nullptr;  // the last launch whose nodes wait for each other

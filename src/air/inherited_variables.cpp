@@ -49,9 +49,11 @@ constexpr std::array kProvided = {
 constexpr std::array kLoginFiles = {"/.bashrc"sv, "/.bash_profile"sv, "/.bash_login"sv,
                                     "/.profile"sv};
 
-/// Slurm's own variables (other rules report $SLURM_*), PBS's and MPI's,
-/// bash's BASH_* and the locale's LC_*.
-constexpr std::array kProvidedPrefixes = {"SLURM_"sv, "SLURMD_"sv, "SBATCH_"sv, "PBS_"sv, "PMI_"sv,
+/// Slurm's own variables (other rules report $SLURM_*), MPI's, bash's
+/// BASH_* and the locale's LC_*. PBS's names are not among them: Slurm sets
+/// only those its spank_pbs plugin copies (reported with $SLURM_*); the
+/// rest (PBS_NODEFILE, PBS_NP) came from the cluster's environment, if at all.
+constexpr std::array kProvidedPrefixes = {"SLURM_"sv, "SLURMD_"sv, "SBATCH_"sv, "PMI_"sv,
                                           "PMIX_"sv,  "OMPI_"sv,   "BASH_"sv,   "LC_"sv};
 
 /// kProvided, hashed: asked of every name a script reads.
@@ -73,7 +75,7 @@ bool is_provided(std::string_view name) {
   // The prefixes before is_runtime_variable(), the dearer look, which most
   // names ($SLURM_*) then skip.
   return !is_variable_name(name) || is_listed_as_provided(name) || has_provided_prefix(name) ||
-         is_runtime_variable(name);
+         is_runtime_variable(name) || !slurm_name_behind_pbs_name(name).empty();
 }
 
 /// `${X:-8}`, `${X-}`, `${X:=8}`, `${X:+y}`, `${X:?msg}`, `${#X}`: the script

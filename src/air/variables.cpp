@@ -428,10 +428,59 @@ bool is_inert_word(std::string_view value) {
          });
 }
 
+/// A PBS name's rule is that of the Slurm variable the plugin copies into
+/// it, said to come from there. Where the Slurm name stays (the array
+/// preamble sets it), the PBS one is renamed to it.
+VariableRule rule_for_pbs_name(std::string_view name, const slurm::Job& job, const Compute& compute,
+                               const std::string& job_name) {
+  const std::string_view slurm_name = slurm_name_behind_pbs_name(name);
+  if (slurm_name.empty()) return {};  // not Slurm's: inherited_variables.cpp reports it
+  const std::string origin = "Slurm's spank_pbs plugin sets it from $" + std::string(slurm_name);
+  VariableRule rule = rule_for(slurm_name, job, compute, job_name);
+  switch (rule.action) {
+    case VariableAction::keep:
+      return rename(std::string(slurm_name), origin + ", which this workload sets");
+    case VariableAction::rename:
+      // Only sites that run the plugin set the PBS name: worth a note even
+      // where the Slurm name's rename is exact.
+      rule.exact = false;
+      rule.reason = origin + "; " + rule.reason;
+      return rule;
+    case VariableAction::literal:
+      rule.reason = origin + ", " + rule.reason;
+      return rule;
+    case VariableAction::report:
+      rule.reason = "is set by Slurm's spank_pbs plugin from $" + std::string(slurm_name) +
+                    ", which " + rule.reason;
+      return rule;
+  }
+  return rule;
+}
+
 }  // namespace
+
+std::string_view slurm_name_behind_pbs_name(std::string_view name) {
+  // The plugin's copies of Slurm's values (contribs/pbs/spank_pbs.c). It
+  // also sets PBS_JOBDIR (the task's working directory), PBS_TASKNUM (the
+  // rank plus one) and PBS_O_* copies of the job's own environment, which
+  // have no Slurm name; PBS_NODEFILE is never set.
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kPbsNames = {{
+      {"PBS_ARRAY_ID"sv, "SLURM_ARRAY_JOB_ID"sv},
+      {"PBS_ARRAY_INDEX"sv, "SLURM_ARRAY_TASK_ID"sv},
+      {"PBS_JOBID"sv, "SLURM_JOB_ID"sv},
+      {"PBS_JOBNAME"sv, "SLURM_JOB_NAME"sv},
+      {"PBS_NODENUM"sv, "SLURM_NODEID"sv},
+      {"PBS_O_WORKDIR"sv, "SLURM_SUBMIT_DIR"sv},
+  }};
+  for (const auto& [pbs, slurm] : kPbsNames) {
+    if (pbs == name) return slurm;
+  }
+  return {};
+}
 
 VariableRule rule_for(std::string_view name, const slurm::Job& job, const Compute& compute,
                       const std::string& job_name) {
+  if (name.starts_with("PBS_")) return rule_for_pbs_name(name, job, compute, job_name);
   if (!name.starts_with("SLURM")) return {};
   const uint64_t tasks_per_node = air::tasks_per_node(job, compute);
   if (name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES" || name == "SLURM_STEP_NUM_NODES") {

@@ -31,6 +31,11 @@ struct VariableRule {
 [[nodiscard]] VariableRule rule_for(std::string_view name, const slurm::Job& job,
                                     const Compute& compute, const std::string& job_name);
 
+/// The Slurm variable whose value Slurm's spank_pbs plugin copies into the
+/// PBS name `name` in each task (PBS_O_WORKDIR from SLURM_SUBMIT_DIR, ...),
+/// so that scripts written for PBS run unchanged; empty for other names.
+[[nodiscard]] std::string_view slurm_name_behind_pbs_name(std::string_view name);
+
 /// Names Slurm (or a site's prolog, like SLURM_TMPDIR) sets in a job's
 /// environment: its output variables. Other SLURM* names are the user's own.
 [[nodiscard]] bool is_set_by_slurm(std::string_view name);

@@ -410,6 +410,57 @@ TEST(LaunchCounts, AJobIdTestedForBeingSetBecomesTheRunId) {
   EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_variable_unmapped).size(), 1U);
 }
 
+// Scripts written for PBS read PBS_O_WORKDIR and PBS_JOBID, which Slurm's
+// spank_pbs plugin copies from SLURM_SUBMIT_DIR and SLURM_JOB_ID: each is
+// rewritten, or reported, as its Slurm name is, and says where it came from.
+// PBS names the plugin never sets were empty under Slurm too: inherited.
+TEST(LaunchCounts, PbsNamesSlurmSetsAreMappedAsTheirSlurmNames) {
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH --nodes=2 --gpus-per-node=h100:8\n"
+          "cd ${PBS_O_WORKDIR}\n"
+          "[ -z \"$PBS_JOBID\" ] && exit 1\n"
+          "srun python t.py --rank $PBS_NODENUM --id $PBS_JOBID --hosts $PBS_NODEFILE\n"
+          "echo $PBS_ARRAYID $PBS_O_HOST\n");
+  EXPECT_EQ(body_of(t),
+            "cd ${CODE_SOURCE_PATH}\n"
+            "[ -z \"$MLFLOW_RUN_ID\" ] && exit 1\n"
+            "python t.py --rank $NODE_RANK --id $PBS_JOBID --hosts $PBS_NODEFILE\n"
+            "echo $PBS_ARRAYID $PBS_O_HOST\n");
+  const auto approximated = testing::diagnostics_with(t, Code::slurm_variable_approximated);
+  ASSERT_EQ(approximated.size(), 3U);
+  EXPECT_EQ(approximated[0].message,
+            "$PBS_O_WORKDIR becomes $CODE_SOURCE_PATH: Slurm's spank_pbs plugin sets it from "
+            "$SLURM_SUBMIT_DIR; the submission directory is uploaded as code_source");
+  const auto unmapped = testing::diagnostics_with(t, Code::slurm_variable_unmapped);
+  ASSERT_EQ(unmapped.size(), 1U);
+  EXPECT_EQ(unmapped[0].message,
+            "$PBS_JOBID is set by Slurm's spank_pbs plugin from $SLURM_JOB_ID, which has no AI "
+            "Runtime equivalent: there is no job id on the nodes");
+  EXPECT_NE(message_of(t, Code::batch_rank_fixed).find("`$PBS_NODENUM`"), std::string::npos);
+  EXPECT_NE(message_of(t, Code::inherited_variable)
+                .find("$PBS_NODEFILE, $PBS_ARRAYID, $PBS_O_HOST are never set"),
+            std::string::npos)
+      << message_of(t, Code::inherited_variable);
+}
+
+// A value stands for `$NAME` and for a default (`${NAME:-x}`), not for
+// `${#NAME}`, `${NAME+x}` or `${NAME/o/0}`: those stay and are reported.
+TEST(LaunchCounts, AKnownValueReplacesOnlyExpansionsThatGiveIt) {
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH -J foo --gpus-per-node=h100:8\n"
+          "[ -n \"${SLURM_JOB_NAME+x}\" ] && echo ${SLURM_JOB_NAME:-none} ${#SLURM_JOB_NAME} "
+          "${SLURM_JOB_NAME/o/0} $SLURM_JOB_NAME\n");
+  EXPECT_EQ(body_of(t),
+            "[ -n \"${SLURM_JOB_NAME+x}\" ] && echo foo ${#SLURM_JOB_NAME} ${SLURM_JOB_NAME/o/0} "
+            "foo\n");
+  const auto unmapped = testing::diagnostics_with(t, Code::slurm_variable_unmapped);
+  ASSERT_EQ(unmapped.size(), 3U);
+  EXPECT_NE(unmapped[1].message.find("but `${#SLURM_JOB_NAME}` is not that value"),
+            std::string::npos)
+      << unmapped[1].message;
+  EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_variable_approximated).size(), 2U);
+}
+
 TEST(LaunchDiagnostics, BatchExpandedNodeRankIsReportedAsFixed) {
   const Translation t = run(script(k2x8,
                                    "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID "
