@@ -17,6 +17,7 @@
 #include "air/launch.hpp"
 #include "air/private_addresses.hpp"
 #include "air/process_counts.hpp"
+#include "air/remote_shells.hpp"
 #include "air/setup.hpp"
 #include "air/variables.hpp"
 #include "slurm/arithmetic.hpp"
@@ -376,7 +377,10 @@ class CommandMapper final : public CommandEditor {
     report_cluster_paths();
     report_outputs_under_code_root();
     report_private_addresses();
-    for (const Site& site : body_.sites) report_software_setup_under_opt(site);
+    for (const Site& site : body_.sites) {
+      report_software_setup_under_opt(site);
+      report_remote_shell(site);
+    }
     report_idle_nodes();
     const slurm::TextView& top = body_.views[0];
     // sbatch refuses CRLF scripts (reported by the scanner); the translation
@@ -3783,6 +3787,67 @@ class CommandMapper final : public CommandEditor {
                "`set -e` script ends there)",
            "set up what the file did in the command, or use a custom image with that software, "
            "and remove the line");
+  }
+
+  /// `scp -r out me@login1:/project/`, `ssh -NL 8888:localhost:8888 login1 &`,
+  /// `ips=$(ssh $first hostname -I)`, `pdsh -w $SLURM_JOB_NODELIST ...`: the
+  /// cluster's machines and the job's other nodes, reached over SSH.
+  void report_remote_shell(const Site& site) {
+    if (!is_remote_shell_program(site.program) || is_replaced(site.view, site.command->span)) {
+      return;
+    }
+    const ast::Command& command = *site.command;
+    std::vector<std::string_view> words;
+    words.reserve(command.words.size());
+    for (const ast::Word& word : command.words) words.push_back(source(site.view, word.span));
+    const auto program_word = std::find_if(words.begin(), words.end(), [&](std::string_view w) {
+      return w == site.program || w.ends_with("/" + site.program);
+    });
+    if (program_word == words.end()) return;  // under a wrapper whose words differ
+    const auto from = static_cast<size_t>(program_word - words.begin());
+    const std::optional<RemoteShell> remote =
+        read_remote_shell(site.program, std::span(words).subspan(from));
+    if (!remote) return;
+    const std::string call = "`" + site.program + "`";
+    const std::string host(words[from + remote->host_word]);
+    const Span span = command.words[from + remote->host_word].span;
+    switch (remote->use) {
+      case RemoteUse::tunnel:
+        report(Code::remote_shell, site.view, span,
+               call + " forwards ports through " + host +
+                   " (a notebook's or dashboard's, typically): AI Runtime nodes are not on the "
+                   "cluster's network, so the tunnel is never opened and nothing reaches the "
+                   "node through it",
+               "remove the line; follow the run in MLflow (its metrics and logs) instead");
+        return;
+      case RemoteUse::login:
+        report(Code::remote_shell, site.view, span,
+               call + " logs in to " + host +
+                   ", a machine of the cluster or another node of the job: AI Runtime nodes are "
+                   "not on the cluster's network and are not set up to log in to each other, so "
+                   "the command fails",
+               "run what it ran on this node (every AI Runtime node runs the whole command; "
+               "$MASTER_ADDR is node 0), and exchange files through a Unity Catalog volume "
+               "(/Volumes/...)");
+        return;
+      case RemoteUse::copy:
+        report(Code::remote_shell, site.view, span,
+               call + " copies to or from " + host +
+                   " over SSH: AI Runtime nodes are not on the cluster's network and hold no "
+                   "SSH keys for it, so the copy fails and its files are missing",
+               "write results to a Unity Catalog volume (/Volumes/...) and fetch them from "
+               "there; read inputs from one");
+        return;
+      case RemoteUse::fan_out:
+        report(Code::remote_shell, site.view, command.span,
+               call +
+                   " runs a command on a list of nodes over SSH: AI Runtime lists no nodes "
+                   "and its nodes are not set up to log in to each other; every node already "
+                   "runs the whole command",
+               "run the command itself, on every node, or guard it with `if [ \"$NODE_RANK\" "
+               "= 0 ]; then ...; fi` for node 0 alone");
+        return;
+    }
   }
 
   /// `python run.py` in a 4-node job with no srun step or launcher: the
