@@ -138,6 +138,14 @@ class Finder {
       }
     }
     if (command.words.empty()) return;
+    // `srun sudo docker run ...`, `timeout 2h singularity exec ...`: the call
+    // behind wrappers is unwrapped alike (container_step_start()).
+    if (const size_t start = slurm::container_step_start(site);
+        start > 0 && start < command.words.size() &&
+        slurm::is_container_program(slurm::program_name(command.words[start]))) {
+      visit_unwrapped_container(site, start);
+      return;
+    }
     if (is_skipped_program(site.program)) {
       if (slurm::is_container_program(site.program)) visit_unwrapped_container(site, 0);
       return;

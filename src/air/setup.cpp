@@ -2145,6 +2145,21 @@ size_t sudo_in_front(const std::vector<ast::Word>& words, size_t from, size_t st
   return start;
 }
 
+/// Whether NAME=VALUE words written at words[first] set variables for the
+/// command there: at the start of the statement (`time` too, bash's
+/// keyword), or behind `env` or `sudo`, which read them. Behind srun, nice,
+/// timeout or exec (and torchrun's `exec "$@"` that replaces srun) they
+/// would be run as the program.
+bool assignments_read_at(const std::vector<ast::Word>& words, size_t first) {
+  std::optional<std::string> storage;
+  for (size_t k = first; k-- > 0;) {
+    const std::string_view word = slurm::program_view(words[k], storage);
+    if (word == "env"sv || word == "sudo"sv || (word == "time"sv && k == 0)) return true;
+    if (word == "srun"sv || slurm::may_wrap_a_command(word)) return false;
+  }
+  return first == 0;
+}
+
 }  // namespace
 
 void SetupMapper::unwrap_container(const Site& site) {
@@ -2152,9 +2167,7 @@ void SetupMapper::unwrap_container(const Site& site) {
   // `timeout 1h singularity exec IMG ...`: the wrapper stays, the image goes.
   // site.srun first: it is set for srun only, so most programs skip the comparison.
   const size_t from = site.srun && site.program == "srun"sv ? site.srun_operand : 0;
-  const size_t start = from == 0 && !slurm::may_wrap_a_command(site.program)
-                           ? 0
-                           : slurm::skip_command_wrappers(words, from);
+  const size_t start = slurm::container_step_start(site);
   if (start >= words.size()) return;
   std::optional<std::string> storage;
   // Asked of every command: the site's program is the first word's already.
@@ -2183,7 +2196,13 @@ void SetupMapper::unwrap_container(const Site& site) {
   const std::string written(
       editor_.source(site.view, Span{words[first].span.begin, words[subcommand].span.end}));
   const Span prefix{words[first].span.begin, words[call->image + 1].span.begin};
-  editor_.edit(site.view, prefix, container_environment(site, *call),
+  std::string environment = container_environment(site, *call);
+  // `timeout 2h docker run -e A=1 IMG cmd` -> `timeout 2h env A=1 cmd`.
+  if (!environment.empty() && !environment.starts_with("env ") &&
+      !assignments_read_at(words, first)) {
+    environment.insert(0, "env ");
+  }
+  editor_.edit(site.view, prefix, environment,
                "the command runs directly in the AI Runtime environment");
   editor_.report(
       Code::container_wrapper_removed, site.view, Span{prefix.begin, words[call->image].span.end},

@@ -287,9 +287,9 @@ class Walker {
     }
     remember_option_variables(command, site.program, view);
     // `stdbuf -oL srun ...`, `timeout 11h srun ...`: the step is what runs.
-    if (const size_t wrapped =
-            may_wrap_a_command(site.program) ? skip_command_wrappers(command.words, 0) : 0;
-        wrapped > 0 && wrapped < command.words.size() && is_srun(command.words[wrapped])) {
+    const size_t wrapped =
+        may_wrap_a_command(site.program) ? skip_command_wrappers(command.words, 0) : 0;
+    if (wrapped > 0 && wrapped < command.words.size() && is_srun(command.words[wrapped])) {
       site.program = "srun";
       site.srun_word = wrapped;
     }
@@ -297,8 +297,10 @@ class Walker {
       describe_srun(site);
     } else {
       // The program's name rules out nearly every command before the call is read.
-      const size_t program =
-          is_container_program(site.program) ? program_after_container(command.words, 0, site) : 0;
+      // `timeout 2h docker run ...`: the engine behind a wrapper is read alike.
+      const size_t program = is_container_program(site.program) || wrapped > 0
+                                 ? program_after_container(command.words, 0, site)
+                                 : 0;
       // From the first word on, the site's program is its launcher name already.
       const bool named = program == 0 && site.srun_word == 0 && !site.program.empty();
       site.launcher =
@@ -445,19 +447,22 @@ class Walker {
   }
 
   /// The index of the program a command from `from` on runs: the word after
-  /// the image when it is a singularity/apptainer call, which the mapping
-  /// takes off (the index may be one past the end). An unquoted `$NAME`
-  /// where the image would be, holding options, is one of the call's
+  /// the image when it is a container call (also behind command wrappers:
+  /// `nice -n 5 docker run`, like container_step_start()), which the mapping
+  /// takes off (the index may be one past the end); else `from`. An unquoted
+  /// `$NAME` where the image would be, holding options, is one of the call's
   /// options: recorded in Body::container_option_words.
   size_t program_after_container(const std::vector<ast::Word>& words, size_t from,
                                  const Site& site) {
     const std::string_view text = body_.views[site.view].text;
-    auto call = find_container_call(words, from, text);
+    const size_t start = skip_command_wrappers(words, from);
+    if (start >= words.size()) return from;
+    auto call = find_container_call(words, start, text);
     std::vector<size_t> option_words;
     while (call && call->image < words.size() &&
            (split_expansion(words[call->image]) || holds_options_or_nothing(words, call->image))) {
       option_words.push_back(call->image);
-      call = find_container_call(words, from, text, option_words);
+      call = find_container_call(words, start, text, option_words);
     }
     if (!option_words.empty()) body_.container_option_words[site.command] = option_words;
     return call ? call->image + 1 : from;
@@ -935,9 +940,9 @@ size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from) {
 
 size_t container_step_start(const Site& site) {
   // site.srun first: it is set for srun only, so most programs skip the comparison.
-  if (site.srun && site.program == "srun") return site.srun_operand;
-  if (site.program == "sudo") return skip_command_wrappers(site.command->words, 0);
-  return 0;
+  const size_t from = site.srun && site.program == "srun" ? site.srun_operand : 0;
+  if (from == 0 && !may_wrap_a_command(site.program)) return 0;  // nearly every command
+  return skip_command_wrappers(site.command->words, from);
 }
 
 namespace {

@@ -242,8 +242,11 @@ using ExpansionText = std::optional<std::string_view> (*)(const ast::WordPart& p
 /// computed.
 [[nodiscard]] size_t skip_command_wrappers(const std::vector<ast::Word>& words, size_t from);
 /// Where the program a container step runs starts: srun's operand for an
-/// srun step, past `sudo` and its options (and wrappers after it) for a
-/// sudo line (`sudo -E docker run`), else 0.
+/// srun step (else the first word), past the command wrappers there and
+/// their options (`srun sudo -E docker run`, `timeout 2h docker run`,
+/// `env A=1 nvidia-docker run`). The one place the container rules find
+/// an engine behind a wrapper, so image, unwrapping and reports do not
+/// depend on one.
 [[nodiscard]] size_t container_step_start(const Site& site);
 /// Finds a distributed launcher in words[from...], past any wrappers.
 [[nodiscard]] LauncherCall detect_launcher(const std::vector<ast::Word>& words, size_t from);

@@ -847,6 +847,55 @@ TEST(Containers, DockerEnvOfAVariableAIRuntimeSetsIsNotCarried) {
   EXPECT_FALSE(has_code(t, Code::container_mounts));  // /dev/shm is the node's own
 }
 
+// A wrapper in front of the engine (srun's operand, sudo, nice, timeout,
+// env, exec) changes nothing of what the call gives: the image, the mounts,
+// the launch mapping inside. The -e variables go in front of the command
+// through `env` where a wrapper stays (`timeout 2h A=1 cmd` would run `A=1`);
+// sudo goes with the call.
+TEST(Containers, DockerRunBehindACommandWrapperIsReadAsWithout) {
+  struct Case {
+    const char* line;
+    const char* command;  // what the line becomes
+  };
+  const Case cases[] = {
+      {"srun --ntasks-per-node=1 sudo docker run --rm -e A=1 -v /data:/data "
+       "nvcr.io/nvidia/pytorch:24.01-py3 python t.py",
+       "env A=1 python t.py"},
+      {"nice -n 5 docker run --rm -e A=1 -v /data:/data nvcr.io/nvidia/pytorch:24.01-py3 "
+       "python t.py",
+       "nice -n 5 env A=1 python t.py"},
+      {"timeout 2h docker run --rm -e A=1 -v /data:/data nvcr.io/nvidia/pytorch:24.01-py3 "
+       "python t.py",
+       "timeout 2h env A=1 python t.py"},
+      {"srun nvidia-docker run --rm -v /data:/data nvcr.io/nvidia/pytorch:24.01-py3 python t.py",
+       "python t.py"},
+      {"env B=2 docker run --rm -e A=1 -v /data:/data nvcr.io/nvidia/pytorch:24.01-py3 "
+       "python t.py",
+       "env B=2 A=1 python t.py"},
+      {"time docker run --rm -e A=1 -v /data:/data nvcr.io/nvidia/pytorch:24.01-py3 python t.py",
+       "time A=1 python t.py"},
+  };
+  for (const Case& c : cases) {
+    const Translation t = run(std::string(c.line) + "\n");
+    ASSERT_TRUE(t.workload) << c.line;
+    EXPECT_TRUE(command_has(t, std::string("\n") + c.command + "\n")) << t.workload->command;
+    EXPECT_EQ(t.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:24.01-py3") << c.line;
+    EXPECT_EQ(lines_of(t, Code::container_mounts), std::vector<uint32_t>{3}) << c.line;
+    EXPECT_FALSE(has_code(t, Code::cluster_path)) << c.line;  // /data is the mount's
+    EXPECT_FALSE(has_code(t, Code::container_engine_unavailable)) << c.line;
+  }
+  // The launch inside is mapped as without the wrapper.
+  const Translation t =
+      run("timeout 11h sudo -E docker run --rm nvcr.io/nvidia/pytorch:24.01-py3 "
+          "torchrun --nproc_per_node=8 train.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\ntimeout 11h torchrun --nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\""))
+      << t.workload->command;
+  EXPECT_NE(messages_of(t, Code::container_wrapper_removed).find("`sudo -E docker run`"),
+            std::string::npos)
+      << messages_of(t, Code::container_wrapper_removed);
+}
+
 // What cannot be unwrapped stays and says why: a detached service, a
 // replaced entrypoint, an option not known here, options from an array.
 TEST(Containers, DockerRunThatCannotBeUnwrappedIsReportedWithTheReason) {
