@@ -316,9 +316,6 @@ constexpr std::string_view kUsesHorovod = "the script uses Horovod";
 /// not empty.
 constexpr std::array kDefaultOperators = {":-"sv, ":="sv, ":?"sv, "-"sv, "="sv, "?"sv};
 
-/// Slurm's lists of the GPUs of the job and of the step on the node.
-constexpr std::array kSlurmGpuLists = {"SLURM_STEP_GPUS"sv, "SLURM_JOB_GPUS"sv};
-
 /// A SLURM* name the script itself sets, from where its assignment ends.
 struct OwnName {
   static constexpr uint32_t kEveryView = UINT32_MAX;  // a name Slurm never sets
@@ -718,7 +715,7 @@ class CommandMapper final : public CommandEditor {
         a.literal.reset();
       }
     }
-    if (assignments.size() == 1 && is_slurm_gpu_list(assignments.front(), site)) {
+    if (assignments.size() == 1 && sets_devices_from_slurm(assignments.front(), site)) {
       remove_statement(site, "every GPU of an AI Runtime node is the job's", {});
       report(Code::visible_devices_from_slurm, site.view, command.span,
              assignments.front().name +
@@ -995,24 +992,8 @@ class CommandMapper final : public CommandEditor {
   /// `export CUDA_VISIBLE_DEVICES=${SLURM_STEP_GPUS:-$SLURM_JOB_GPUS}`: the
   /// value is nothing but Slurm's lists of the job's GPUs (quotes and
   /// `${A:-$B}` around them).
-  bool is_slurm_gpu_list(const Assignment& a, const Site& site) const {
-    if (a.name != "CUDA_VISIBLE_DEVICES"sv) return false;
-    std::string_view rest = source(site.view, a.value_span);
-    bool named = false;
-    while (!rest.empty()) {
-      const auto* list =
-          std::find_if(kSlurmGpuLists.begin(), kSlurmGpuLists.end(),
-                       [&](std::string_view name) { return rest.starts_with(name); });
-      if (list != kSlurmGpuLists.end()) {
-        rest.remove_prefix(list->size());
-        named = true;
-      } else if (std::string_view("${}:-\"").find(rest.front()) != std::string_view::npos) {
-        rest.remove_prefix(1);
-      } else {
-        return false;
-      }
-    }
-    return named;
+  bool sets_devices_from_slurm(const Assignment& a, const Site& site) const {
+    return a.name == "CUDA_VISIBLE_DEVICES"sv && is_slurm_gpu_list(source(site.view, a.value_span));
   }
 
   // --- SLURM* names the script sets itself -----------------------------------

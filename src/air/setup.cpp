@@ -2395,6 +2395,15 @@ std::string written_variable_name(std::string_view written) {
   return is_variable_name(name) ? name : std::string();
 }
 
+/// `-e CUDA_VISIBLE_DEVICES=$SLURM_JOB_GPUS` (quoted, or SLURM_STEP_GPUS):
+/// the plain assignment's S2A5018 case, written as a docker option.
+bool sets_devices_from_slurm(std::string_view written) {
+  const size_t eq = written.find('=');
+  return eq != std::string_view::npos &&
+         written_variable_name(written.substr(0, eq)) == "CUDA_VISIBLE_DEVICES" &&
+         is_slurm_gpu_list(written.substr(eq + 1));
+}
+
 std::string passes_own_value(std::string_view written) {
   std::string text;
   for (char c : written) {
@@ -2433,6 +2442,17 @@ std::string SetupMapper::docker_environment(const Site& site, const ContainerCal
                      "`" + std::string(editor_.source(site.view, span)) + "`: AI Runtime sets " +
                          name + " on every node; the container's value is not carried over",
                      "");
+      continue;
+    }
+    if (sets_devices_from_slurm(editor_.source(site.view, option.value_span))) {
+      const Span span = option_span(command, option);
+      editor_.report(Code::visible_devices_from_slurm, site.view, span,
+                     "`" + std::string(editor_.source(site.view, span)) +
+                         "` sets CUDA_VISIBLE_DEVICES to Slurm's list of the job's GPUs, which AI "
+                         "Runtime does not set: it would be empty and hide every GPU; the node's "
+                         "GPUs are all the job's, so it is not carried over",
+                     "to use fewer GPUs than the node has, set CUDA_VISIBLE_DEVICES=0,1,... to "
+                     "that many");
       continue;
     }
     if (const std::string own = passes_own_value(editor_.source(site.view, option.value_span));

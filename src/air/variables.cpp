@@ -278,6 +278,25 @@ bool is_set_by_slurm(std::string_view name) {
          name.find("_PACK_GROUP_") != std::string_view::npos;
 }
 
+bool is_slurm_gpu_list(std::string_view written) {
+  static constexpr std::array kSlurmGpuLists = {"SLURM_STEP_GPUS"sv, "SLURM_JOB_GPUS"sv};
+  bool named = false;
+  while (!written.empty()) {
+    const auto* list =
+        std::find_if(kSlurmGpuLists.begin(), kSlurmGpuLists.end(),
+                     [&](std::string_view name) { return written.starts_with(name); });
+    if (list != kSlurmGpuLists.end()) {
+      written.remove_prefix(list->size());
+      named = true;
+    } else if (std::string_view("${}:-\"").find(written.front()) != std::string_view::npos) {
+      written.remove_prefix(1);
+    } else {
+      return false;
+    }
+  }
+  return named;
+}
+
 bool is_runtime_variable(std::string_view name) {
   // string_views, not C strings: each comparison would measure the name first.
   static constexpr std::array kRuntime = {"MASTER_ADDR"sv,     "MASTER_PORT"sv,      "NUM_NODES"sv,

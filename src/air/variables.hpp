@@ -43,6 +43,12 @@ struct VariableRule {
 /// Variables AI Runtime sets on every node; assigning them would fight it.
 [[nodiscard]] bool is_runtime_variable(std::string_view name);
 
+/// Whether a value as written is nothing but Slurm's lists of the job's or
+/// the step's GPUs (`$SLURM_JOB_GPUS`, `"${SLURM_STEP_GPUS:-$SLURM_JOB_GPUS}"`):
+/// AI Runtime sets neither, so CUDA_VISIBLE_DEVICES set to it is empty and
+/// hides every GPU (S2A5018).
+[[nodiscard]] bool is_slurm_gpu_list(std::string_view written);
+
 /// A character of a shell NAME: [A-Za-z0-9_]. Inline: scanners call it per
 /// byte, so ASCII ranges rather than a call to isalnum (the same set: the
 /// program never leaves the C locale).

@@ -896,6 +896,23 @@ TEST(Containers, DockerRunBehindACommandWrapperIsReadAsWithout) {
       << messages_of(t, Code::container_wrapper_removed);
 }
 
+// Slurm's GPU list is empty on AI Runtime: `-e CUDA_VISIBLE_DEVICES=$SLURM_JOB_GPUS`
+// would hide every GPU, as the plain assignment would (S2A5018).
+TEST(Containers, DockerEnvOfSlurmsGpuListIsNotCarried) {
+  const Translation t =
+      run("srun docker run --rm -e CUDA_VISIBLE_DEVICES=$SLURM_JOB_GPUS -e A=1 img:1 python t.py\n"
+          "docker run --rm -e \"CUDA_VISIBLE_DEVICES=${SLURM_STEP_GPUS:-$SLURM_JOB_GPUS}\" "
+          "img:1 python u.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\nenv A=1 python t.py\npython u.py\n")) << t.workload->command;
+  EXPECT_EQ(lines_of(t, Code::visible_devices_from_slurm), (std::vector<uint32_t>{3, 4}));
+  EXPECT_NE(messages_of(t, Code::visible_devices_from_slurm)
+                .find("`-e CUDA_VISIBLE_DEVICES=$SLURM_JOB_GPUS` sets CUDA_VISIBLE_DEVICES to "
+                      "Slurm's list"),
+            std::string::npos)
+      << messages_of(t, Code::visible_devices_from_slurm);
+}
+
 // What cannot be unwrapped stays and says why: a detached service, a
 // replaced entrypoint, an option not known here, options from an array.
 TEST(Containers, DockerRunThatCannotBeUnwrappedIsReportedWithTheReason) {
