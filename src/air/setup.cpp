@@ -757,7 +757,9 @@ bool SetupMapper::remove_container_image_step(const Site& site) {
       start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
   const bool shifter_gateway = program == "shifterimg"sv;
   if (!shifter_gateway && program != "singularity"sv && program != "apptainer"sv) {
-    return remove_docker_image_step(site, start, program);
+    // Asked of every command: the name rules out all but docker's kind
+    // before find_docker_image_step() reads the program word again.
+    return slurm::is_container_program(program) && remove_docker_image_step(site, start, program);
   }
   const std::string_view text = body_.views[site.view].text;
   const Span whole{words.front().span.begin, words.back().span.end};
