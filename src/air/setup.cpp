@@ -2198,14 +2198,17 @@ void SetupMapper::unwrap_container(const Site& site) {
   const std::string written(
       editor_.source(site.view, Span{words[first].span.begin, words[subcommand].span.end}));
   const Span prefix{words[first].span.begin, words[call->image + 1].span.begin};
-  std::string environment = container_environment(site, *call);
-  // `timeout 2h docker run -e A=1 IMG cmd` -> `timeout 2h env A=1 cmd`.
-  if (!environment.empty() && !environment.starts_with("env ") &&
-      !assignments_read_at(words, first)) {
-    environment.insert(0, "env ");
+  std::vector<CarriedVariable> carried;
+  if (docker) {
+    carried = docker_environment(site, *call);
+  } else if (std::string text = container_environment(site, *call); !text.empty()) {
+    text.pop_back();  // its space: write_container_environment() puts one after each
+    carried.push_back({std::move(text), {}});
   }
-  editor_.edit(site.view, prefix, environment,
-               "the command runs directly in the AI Runtime environment");
+  // `timeout 2h docker run -e A=1 IMG cmd` -> `timeout 2h env A=1 cmd`.
+  const bool through_env = !carried.empty() && !carried.front().text.starts_with("env ") &&
+                           !assignments_read_at(words, first);
+  write_container_environment(site, prefix, carried, through_env);
   editor_.report(
       Code::container_wrapper_removed, site.view, Span{prefix.begin, words[call->image].span.end},
       "`" + written + "` is removed: the command runs directly in the workload's environment",
@@ -2332,7 +2335,6 @@ void SetupMapper::report_container_without_command(const Site& site, size_t star
 /// wins), so the command still sees them. Prefix assignments of this very
 /// command (SINGULARITYENV_X=1 singularity ...) are renamed in place.
 std::string SetupMapper::container_environment(const Site& site, const ContainerCall& call) {
-  if (call.engine == slurm::ContainerEngine::docker) return docker_environment(site, call);
   const ast::Command& command = *site.command;
   std::vector<std::string> passed;  // "X (from SINGULARITYENV_X)", for the report
   for (const ast::Assignment& a : command.assignments) {
@@ -2428,9 +2430,11 @@ std::string passes_own_value(std::string_view written) {
 /// written); `-e NAME` or `-e NAME=$NAME` passed the script's own NAME,
 /// which the command now sees by itself. A working directory is checked, an env file reported.
 /// Docker does not read SINGULARITYENV_X.
-std::string SetupMapper::docker_environment(const Site& site, const ContainerCall& call) {
+std::vector<SetupMapper::CarriedVariable> SetupMapper::docker_environment(
+    const Site& site, const ContainerCall& call) {
   const ast::Command& command = *site.command;
   std::vector<std::string> passed, env_items;
+  std::vector<CarriedVariable> carried;
   for (const ContainerOption& option : call.options) {
     if (option.name == "--env-file") report_dropped_container_option(site, option);
     if (option.name == "-w" || option.name == "--workdir")
@@ -2463,10 +2467,16 @@ std::string SetupMapper::docker_environment(const Site& site, const ContainerCal
                        std::string(editor_.source(site.view, option_span(command, option))) + ")");
       continue;
     }
-    if (add_env_option_items(site, option, false, env_items, passed)) continue;
+    if (add_env_option_items(site, option, false, env_items, passed)) {
+      for (std::string& item : env_items) carried.push_back({std::move(item), {}});
+      env_items.clear();
+      continue;
+    }
     if (std::string item = shifter_variable(site, option); !item.empty()) {
       passed.push_back(item.substr(0, item.find('=')) + " (from " + option.name + ")");
-      env_items.push_back(std::move(item));
+      // Computed (`NN=$SLURM_NNODES`): kept in place, as written.
+      carried.push_back(option.value ? CarriedVariable{std::move(item), {}}
+                                     : CarriedVariable{{}, option.value_span});
       continue;
     }
     const Span span = option_span(command, option);
@@ -2478,9 +2488,28 @@ std::string SetupMapper::docker_environment(const Site& site, const ContainerCal
   if (passed.empty()) return {};
   editor_.report(Code::container_environment, site.view, command.span,
                  "the container's variables are set on the command: " + join(passed), "");
-  std::string text;
-  for (const std::string& item : env_items) text += item + " ";
-  return text;
+  return carried;
+}
+
+void SetupMapper::write_container_environment(const Site& site, Span prefix,
+                                              const std::vector<CarriedVariable>& carried,
+                                              bool through_env) {
+  // The gaps between the values kept in place are replaced, each with the
+  // new text that goes before the next kept value.
+  std::string text = through_env ? "env " : "";
+  uint32_t at = prefix.begin;
+  for (const CarriedVariable& variable : carried) {
+    if (variable.written.empty()) {
+      text += variable.text + " ";
+      continue;
+    }
+    editor_.edit(site.view, Span{at, variable.written.begin}, std::move(text),
+                 "the command runs directly in the AI Runtime environment");
+    text = " ";
+    at = variable.written.end;
+  }
+  editor_.edit(site.view, Span{at, prefix.end}, std::move(text),
+               "the command runs directly in the AI Runtime environment");
 }
 
 /// Docker's `-w DIR` ran the command in DIR. The script's own directory

@@ -129,7 +129,19 @@ class SetupMapper {
                                         const ContainerCall& call);
   bool add_env_option_items(const slurm::Site& site, const ContainerOption& option, bool list,
                             std::vector<std::string>& env_items, std::vector<std::string>& passed);
-  std::string docker_environment(const slurm::Site& site, const ContainerCall& call);
+  /// One variable a docker call's -e gave its command: new text, or a
+  /// computed `NAME=$X` kept where it is written (`written`), so the
+  /// rewrites of the rest of the command ($SLURM_NNODES -> $NUM_NODES) reach it.
+  struct CarriedVariable {
+    std::string text;
+    Span written;
+  };
+  std::vector<CarriedVariable> docker_environment(const slurm::Site& site,
+                                                  const ContainerCall& call);
+  /// Replaces `prefix` (the call up to the command) with the carried
+  /// variables, `env` first when `through_env`.
+  void write_container_environment(const slurm::Site& site, Span prefix,
+                                   const std::vector<CarriedVariable>& carried, bool through_env);
   void report_docker_workdir(const slurm::Site& site, const ContainerCall& call,
                              const ContainerOption& option);
   void report_dropped_container_option(const slurm::Site& site, const ContainerOption& option);

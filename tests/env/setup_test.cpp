@@ -913,6 +913,20 @@ TEST(Containers, DockerEnvOfSlurmsGpuListIsNotCarried) {
       << messages_of(t, Code::visible_devices_from_slurm);
 }
 
+// A computed `-e NAME=$X` stays where it is written, so the rewrites of
+// Slurm's variables reach it as they reach the rest of the command: copied
+// out as new text it kept $SLURM_NNODES, which AI Runtime does not set.
+TEST(Containers, DockerEnvComputedFromSlurmsVariablesIsRewrittenLikeTheCommand) {
+  const Translation t =
+      run("timeout 2h docker run --gpus all -e A=1 -e NN=$SLURM_NNODES -v $SLURM_SUBMIT_DIR:/w "
+          "-e B=\"x y\" img:1 python t.py --nodes $SLURM_NNODES\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t,
+                          "\ntimeout 2h env A=1 NN=$NUM_NODES B='x y' python t.py "
+                          "--nodes $NUM_NODES\n"))
+      << t.workload->command;
+}
+
 // What cannot be unwrapped stays and says why: a detached service, a
 // replaced entrypoint, an option not known here, options from an array.
 TEST(Containers, DockerRunThatCannotBeUnwrappedIsReportedWithTheReason) {
