@@ -81,21 +81,23 @@ bool runs_on_gpu_nodes(const slurm::Job& job, std::string_view script) {
                      [&](std::string_view word) { return lower.find(word) != std::string::npos; });
 }
 
+Span span_of(const directives::Option* option) { return option ? option->span : Span{}; }
+
 struct ModelChoice {
   std::string model;
-  const directives::Option* from = nullptr;
+  Span from;
 };
 
 ModelChoice gpu_model(const slurm::Job& job) {
-  if (!job.gpu_type().empty()) return {job.gpu_type(), job.gpus->from};
+  if (!job.gpu_type().empty()) return {job.gpu_type(), span_of(job.gpus->from)};
   if (job.constraint) {
     if (auto model = model_in_text(job.constraint->value); !model.empty()) {
-      return {model, job.constraint->from};
+      return {model, span_of(job.constraint->from)};
     }
   }
   if (job.partition) {
     if (auto model = model_in_text(job.partition->value); !model.empty()) {
-      return {model, job.partition->from};
+      return {model, span_of(job.partition->from)};
     }
   }
   return {};
@@ -106,7 +108,95 @@ const AcceleratorType& shape_for(uint64_t gpus_per_node, std::string_view model)
   return *find_accelerator_type(is_small_gpu(model) ? "GPU_1xA10" : "GPU_1xH100");
 }
 
-Span span_of(const directives::Option* option) { return option ? option->span : Span{}; }
+/// The GPUs the job's srun steps ask for when its directives ask for none
+/// (`#SBATCH -N 2` then `srun --gpus-per-node=8 ...`): the allocation held
+/// them, as whole nodes do on many clusters.
+struct StepGpus {
+  uint64_t per_node = 0;  // the most any step asks for on a node; 0 when none does
+  std::string model;      // the largest step's type, else the first step's that names one
+  Span from;              // the option of the largest step, in the file
+  uint64_t fewest = 0;    // the fewest any step asks for (less than per_node: steps differ)
+  size_t steps = 0;       // how many steps ask for GPUs
+  Span unread;            // what the script computes of a step's GPUs (`--gpus=$N`, `-n $N`)
+};
+
+bool is_step_gpu_option(std::string_view name) {
+  return name == "gpus-per-node" || name == "gres" || name == "gpus" || name == "gpus-per-task" ||
+         name == "tres-per-task";
+}
+
+/// The most GPUs one node of the step holds: Slurm spreads a total
+/// (`--gpus=3` on 2 nodes) as evenly as it can, and a step with no task
+/// count starts one task a node.
+uint64_t step_gpus_on_a_node(const slurm::Job& step) {
+  if (const auto per_node = step.gpus_per_node()) return *per_node;
+  const uint64_t nodes = std::max<uint64_t>(1, step.node_count().value_or(1));
+  const uint64_t count = std::min(step.gpus->count, kMaxAccelerators);
+  if (step.gpus->scope == slurm::GpuScope::total) return (count + nodes - 1) / nodes;
+  const uint64_t tasks = std::min(step.total_tasks().value_or(nodes), kMaxAccelerators);
+  return count * ((tasks + nodes - 1) / nodes);
+}
+
+/// `$?` stands for an expansion in a parsed srun word.
+bool computed_by_the_script(const directives::Option& option) {
+  return option.value && option.value->find("$?") != std::string::npos;
+}
+
+/// The option of a step whose value the script computes and which decides
+/// how its GPUs per task or in total fall on a node (`srun -n $ntasks
+/// --gpus-per-task=1`), or nullptr. A literal --ntasks-per-node settles
+/// GPUs per task whatever the node count.
+const directives::Option* unread_count(const slurm::Job& step,
+                                       const std::vector<directives::Option>& options) {
+  const slurm::GpuScope scope = step.gpus->scope;
+  if (scope == slurm::GpuScope::per_node) return nullptr;
+  const directives::Option* per_node = step.final_option("ntasks-per-node");
+  if (scope == slurm::GpuScope::per_task && per_node && !computed_by_the_script(*per_node)) {
+    return nullptr;
+  }
+  for (const directives::Option& option : options) {
+    const std::string_view name = option.name();
+    const bool count = name == "nodes" || (scope == slurm::GpuScope::per_task &&
+                                           (name == "ntasks" || name == "ntasks-per-node"));
+    if (count && !option.overridden && computed_by_the_script(option)) return &option;
+  }
+  return nullptr;
+}
+
+StepGpus step_gpus(const slurm::Job& job, const slurm::Body& body) {
+  StepGpus out;
+  for (const slurm::Site& site : body.sites) {
+    if (!site.srun) continue;
+    const auto& options = site.srun->options;
+    const auto gpu_option = std::find_if(options.begin(), options.end(), [](const auto& option) {
+      return !option.overridden && is_step_gpu_option(option.name());
+    });
+    if (gpu_option == options.end()) continue;
+    const slurm::Job step = slurm::step_view(job, options);
+    if (!step.gpus || step.gpus->scope == slurm::GpuScope::exclusive_node) {
+      if (out.unread.empty() && computed_by_the_script(*gpu_option)) {
+        out.unread = body.file_span(site, gpu_option->span);
+      }
+      continue;
+    }
+    if (const directives::Option* unread = unread_count(step, options)) {
+      if (out.unread.empty()) out.unread = body.file_span(site, unread->span);
+      continue;
+    }
+    const uint64_t per_node = std::min(step_gpus_on_a_node(step), kMaxAccelerators);
+    if (per_node == 0) continue;  // `--gres=gpu:0`
+    ++out.steps;
+    out.fewest = out.per_node == 0 ? per_node : std::min(out.fewest, per_node);
+    if (out.model.empty() || (per_node > out.per_node && !step.gpus->type.empty())) {
+      out.model = step.gpus->type;
+    }
+    if (per_node > out.per_node) {
+      out.per_node = per_node;
+      out.from = body.file_span(site, step.gpus->from->span);
+    }
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -213,9 +303,29 @@ std::optional<Span> amd_evidence(const slurm::Job& job, const slurm::Body& body)
   return std::nullopt;
 }
 
+/// "an srun step asks for 8 GPUs per node (--gpus-per-node=8)", and what the
+/// directives said instead, for S2A3009.
+std::string gpus_from_steps_message(const slurm::Job& job, const StepGpus& steps,
+                                    std::string_view script) {
+  std::string message = job.gpus ? "--exclusive gives the job every GPU of its nodes but says not "
+                                   "how many"
+                                 : "the #SBATCH lines request no GPUs";
+  const bool differ = steps.fewest < steps.per_node;
+  message += steps.steps == 1 ? "; an srun step asks for "
+             : differ         ? "; the srun steps ask for up to "
+                              : "; the srun steps ask for ";
+  message += std::to_string(steps.per_node);
+  message += steps.per_node == 1 ? " GPU per node (" : " GPUs per node (";
+  message += script.substr(steps.from.begin, steps.from.size());
+  message +=
+      differ ? "), others for as few as " + std::to_string(steps.fewest) + "; the largest is used"
+             : "), which the shape follows";
+  return message;
+}
+
 }  // namespace
 
-Compute map_compute(const slurm::Job& job, std::string_view script,
+Compute map_compute(const slurm::Job& job, const slurm::Body& body, std::string_view script,
                     const std::optional<std::string>& forced_type, Diagnostics& diagnostics) {
   Compute compute;
   const uint64_t nodes = std::max<uint64_t>(1, std::min(job.node_count().value_or(1), kMaxAccelerators));
@@ -232,21 +342,44 @@ Compute map_compute(const slurm::Job& job, std::string_view script,
   }
 
   // Without a GPU request the smallest shape is used (S2A3001). --exclusive
-  // takes every GPU of its nodes, and on a CPU partition there are none.
-  const bool exclusive_cpu_nodes = job.gpus && job.gpus->scope == slurm::GpuScope::exclusive_node &&
+  // takes every GPU of its nodes, and on a CPU partition there are none. A
+  // job whose directives do not count its GPUs takes the count its srun
+  // steps ask for (S2A3009).
+  const bool counted = job.gpus && job.gpus->scope != slurm::GpuScope::exclusive_node;
+  const StepGpus steps = counted ? StepGpus{} : step_gpus(job, body);
+  const bool from_steps = steps.per_node > 0;
+  const bool exclusive_cpu_nodes = !from_steps && job.gpus &&
+                                   job.gpus->scope == slurm::GpuScope::exclusive_node &&
                                    !runs_on_gpu_nodes(job, script);
-  const bool requests_gpus = job.gpus && !exclusive_cpu_nodes;
-  const ModelChoice model = requests_gpus ? gpu_model(job) : ModelChoice{"a10", nullptr};
+  const bool requests_gpus = from_steps || (job.gpus && !exclusive_cpu_nodes);
+  // Where the count came from, for the findings about the shape.
+  const Span request_span = from_steps ? steps.from : gpu_span;
+  ModelChoice model = requests_gpus ? gpu_model(job) : ModelChoice{"a10", Span{}};
+  if (from_steps && !steps.model.empty()) model = {steps.model, steps.from};
   std::optional<uint64_t> per_node = job.gpus_per_node();
-  if (!requests_gpus) {
+  if (from_steps) {
+    if (job.gpus) compute.from.pop_back();  // --exclusive: the steps say how many
+    compute.from.push_back(steps.from);
     diagnostics.push_back(
-        {Code::no_gpu_request, exclusive_cpu_nodes ? gpu_span : Span{},
-         std::string(exclusive_cpu_nodes
-                         ? "the script requests no GPUs (--exclusive takes every GPU of its "
-                           "nodes, and nothing in the script names GPUs: a CPU job)"
-                         : "the script requests no GPUs") +
-             "; AI Runtime runs workloads on GPU nodes only, so one GPU_1xA10 node per Slurm "
-             "node is used",
+        {Code::gpus_from_step, steps.from, gpus_from_steps_message(job, steps, script),
+         "request the GPUs in the #SBATCH lines (--gpus-per-node), or choose a shape with "
+         "--accelerator-type"});
+    per_node = steps.per_node;
+  } else if (!requests_gpus) {
+    std::string message = exclusive_cpu_nodes
+                              ? "the script requests no GPUs (--exclusive takes every GPU of its "
+                                "nodes, and nothing in the script names GPUs: a CPU job)"
+                              : "the script requests no GPUs";
+    if (!steps.unread.empty()) {
+      message += " (an srun step's GPUs per node depend on ";
+      message += script.substr(steps.unread.begin, steps.unread.size());
+      message += ", a count the script computes, which cannot be read)";
+    }
+    diagnostics.push_back(
+        {Code::no_gpu_request,
+         steps.unread.empty() && exclusive_cpu_nodes ? gpu_span : steps.unread,
+         message + "; AI Runtime runs workloads on GPU nodes only, so one GPU_1xA10 node per Slurm "
+                   "node is used",
          "request GPUs with --gpus-per-node, or choose a shape with --accelerator-type"});
     per_node = 1;
   } else if (job.gpus->scope == slurm::GpuScope::exclusive_node) {
@@ -286,15 +419,13 @@ Compute map_compute(const slurm::Job& job, std::string_view script,
   compute.gpus_per_node = type->gpus_per_node;
   compute.nodes = std::min(node_count, kMaxAccelerators);
   compute.num_accelerators = compute.nodes * type->gpus_per_node;
-  if (job.gpus && job.gpus->scope != slurm::GpuScope::exclusive_node && job.gpus_per_node() &&
-      wanted_per_node < type->gpus_per_node) {
+  if (counted && job.gpus_per_node() && wanted_per_node < type->gpus_per_node) {
     compute.narrower_gpus_per_node = static_cast<uint32_t>(wanted_per_node);
   }
 
-  if (!forced_type && job.gpus && job.gpus->scope != slurm::GpuScope::exclusive_node &&
-      wanted_per_node != type->gpus_per_node) {
+  if (!forced_type && (counted || from_steps) && wanted_per_node != type->gpus_per_node) {
     diagnostics.push_back(
-        {Code::gpus_per_node_inexact, gpu_span,
+        {Code::gpus_per_node_inexact, request_span,
          std::to_string(wanted_per_node) + " GPUs per node has no AI Runtime shape; using " +
              compute.accelerator_type + " (" + std::to_string(type->gpus_per_node) +
              " per node) on " + std::to_string(compute.nodes) + " node(s)",
@@ -312,17 +443,16 @@ Compute map_compute(const slurm::Job& job, std::string_view script,
   // (an A40 or L40S has twice its 24 GB) or in numerics.
   if (!forced_type && !model.model.empty() && model.model != type->model &&
       !(type->model == "a10" && model.model == "a10g")) {
-    diagnostics.push_back({Code::gpu_model_substituted, span_of(model.from),
+    diagnostics.push_back({Code::gpu_model_substituted, model.from,
                            "GPU model \"" + model.model + "\" is not offered by AI Runtime; " +
                                compute.accelerator_type + " is used instead",
                            "check memory per GPU and numerics (for example bf16 support), or "
                            "choose with --accelerator-type"});
-  } else if (!forced_type && model.model.empty() && job.gpus &&
-             job.gpus->scope != slurm::GpuScope::exclusive_node) {
-    diagnostics.push_back({Code::gpu_model_assumed, gpu_span,
-                           "the script does not name a GPU model; " + compute.accelerator_type +
-                               " is assumed",
-                           "name the model (--gpus-per-node=h100:8) or pass --accelerator-type"});
+  } else if (!forced_type && model.model.empty() && (counted || from_steps)) {
+    diagnostics.push_back(
+        {Code::gpu_model_assumed, request_span,
+         "the script does not name a GPU model; " + compute.accelerator_type + " is assumed",
+         "name the model (--gpus-per-node=h100:8) or pass --accelerator-type"});
   }
   return compute;
 }

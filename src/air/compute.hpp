@@ -13,9 +13,11 @@
 namespace s2a::air {
 
 /// `script` is the script's text (an --exclusive job's GPUs depend on it);
-/// `forced_type` is --accelerator-type, already checked against
-/// accelerator_types().
-[[nodiscard]] Compute map_compute(const slurm::Job& job, std::string_view script,
+/// a job whose directives do not count its GPUs takes the count its srun
+/// steps in `body` ask for; `forced_type` is --accelerator-type, already
+/// checked against accelerator_types().
+[[nodiscard]] Compute map_compute(const slurm::Job& job, const slurm::Body& body,
+                                  std::string_view script,
                                   const std::optional<std::string>& forced_type,
                                   Diagnostics& diagnostics);
 

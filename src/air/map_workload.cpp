@@ -810,7 +810,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   const std::optional<std::string> accelerator_type =
       options.accelerator_type ? options.accelerator_type
                                : profile_accelerator_type(job, options.profile);
-  workload.compute = map_compute(job, file.text(), accelerator_type, diagnostics);
+  workload.compute = map_compute(job, body, file.text(), accelerator_type, diagnostics);
   report_amd_gpus(job, body, workload.compute, diagnostics);
   workload.environment.version = options.env_version;
   workload.environment.dependencies = options.dependencies;

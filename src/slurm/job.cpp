@@ -285,6 +285,17 @@ std::optional<Sourced<std::vector<std::string>>> read_mail_types(const directive
   return out;
 }
 
+/// The node and task counts, which decide how GPUs per task or in total
+/// fall on each node.
+void read_task_counts(Job& job, Diagnostics& diagnostics) {
+  read(job.nodes, job.final_option("nodes"), values::parse_nodes, diagnostics);
+  read(job.ntasks, job.final_option("ntasks"), values::parse_positive_int, diagnostics);
+  read(job.ntasks_per_node, job.final_option("ntasks-per-node"), values::parse_positive_int,
+       diagnostics);
+  read(job.ntasks_per_gpu, job.final_option("ntasks-per-gpu"), values::parse_positive_int,
+       diagnostics);
+}
+
 }  // namespace
 
 Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
@@ -309,12 +320,7 @@ Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
   read_string(job.name, job.final_option("job-name"));
   read_string(job.partition, job.final_option("partition"));
   read_string(job.constraint, job.final_option("constraint"));
-  read(job.nodes, job.final_option("nodes"), values::parse_nodes, diagnostics);
-  read(job.ntasks, job.final_option("ntasks"), values::parse_positive_int, diagnostics);
-  read(job.ntasks_per_node, job.final_option("ntasks-per-node"), values::parse_positive_int,
-       diagnostics);
-  read(job.ntasks_per_gpu, job.final_option("ntasks-per-gpu"), values::parse_positive_int,
-       diagnostics);
+  read_task_counts(job, diagnostics);
   read(job.cpus_per_task, job.final_option("cpus-per-task"), values::parse_positive_int,
        diagnostics);
   read(job.time, job.final_option("time"), values::parse_time, diagnostics);
@@ -348,6 +354,19 @@ Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
   job.gpus = read_gpus(job, diagnostics);
   validate_other_values(job, diagnostics);
   return job;
+}
+
+Job step_view(const Job& job, std::span<const directives::Option> step_options) {
+  Job step = job;
+  for (const Option& option : step_options) {
+    if (!option.overridden) step.final_options.insert_or_assign(option.name(), &option);
+  }
+  // srun's own checks are not sbatch's: a value it cannot read leaves the
+  // job's in place and is not reported here.
+  Diagnostics unreported;
+  read_task_counts(step, unreported);
+  step.gpus = read_gpus(step, unreported);
+  return step;
 }
 
 const Option* Job::final_option(std::string_view option_name) const {

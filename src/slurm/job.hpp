@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,11 @@ struct Job {
  private:
   [[nodiscard]] bool tasks_follow_gpus() const;
 };
+
+/// The job as one srun step sees it: the step's own options (`srun -N 2
+/// --gpus-per-node=8`) over the job's, whose node, task and GPU counts srun
+/// inherits otherwise. Only the counts and the GPU request are read again.
+[[nodiscard]] Job step_view(const Job& job, std::span<const directives::Option> step_options);
 
 /// Reads typed values from the scanned directives. Values sbatch would
 /// reject are reported as errors; the field is then left empty.

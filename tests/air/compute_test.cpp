@@ -2,6 +2,8 @@
 // per-task counts with no node count, and --exclusive on CPU partitions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "support/diagnostics.hpp"
 #include "translate.hpp"
 
@@ -55,6 +57,120 @@ INSTANTIATE_TEST_SUITE_P(
         ShapeCase{"--nodes=2 --exclusive",
                   "# Copyright (c) NVIDIA CORPORATION.\n  ## SBATCH --gres=gpu:3\nsrun ./solver\n",
                   "GPU_1xA10", 2, true}));
+
+struct StepCase {
+  const char* directives;
+  const char* body;
+  const char* accelerator_type;
+  uint64_t accelerators;
+  const char* reported_at;  // the step option S2A3009 points at
+};
+
+class GpusFromSteps : public ::testing::TestWithParam<StepCase> {};
+
+// Directives that count no GPUs, srun steps that do: the shape follows the
+// steps (S2A3009 at the step's option), not the 1-GPU fallback (S2A3001).
+TEST_P(GpusFromSteps, TheLargestStepSetsTheShape) {
+  const StepCase& c = GetParam();
+  const std::string script = std::string("#!/bin/bash\n#SBATCH ") + c.directives + "\n" + c.body;
+  const Translation t = translate("job.sbatch", script);
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->compute.accelerator_type, c.accelerator_type);
+  EXPECT_EQ(t.workload->compute.num_accelerators, c.accelerators);
+  EXPECT_TRUE(testing::diagnostics_with(t, Code::no_gpu_request).empty());
+  EXPECT_TRUE(testing::diagnostics_with(t, Code::gpus_from_exclusive).empty());
+  const auto reports = testing::diagnostics_with(t, Code::gpus_from_step);
+  ASSERT_EQ(reports.size(), 1U);
+  EXPECT_EQ(reports[0].span.begin, script.find(c.reported_at));
+  // The YAML's comment on the shape names the step's option.
+  EXPECT_NE(
+      std::find(t.workload->compute.from.begin(), t.workload->compute.from.end(), reports[0].span),
+      t.workload->compute.from.end());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    RealScripts, GpusFromSteps,
+    ::testing::Values(
+        // OLCF Frontier: nodes in the directives, GPUs on the step.
+        StepCase{"-N 2", "srun -N 2 -n 16 --gpus-per-node=8 --gpu-bind=closest python t.py\n",
+                 "GPU_8xH100", 16, "--gpus-per-node=8"},
+        StepCase{"-N 1", "srun --gres=gpu:a100:4 python t.py\n", "GPU_8xH100", 8,
+                 "--gres=gpu:a100:4"},
+        StepCase{"-N 1", "srun --gres gpu:1 python t.py\n", "GPU_1xH100", 1, "--gres gpu:1"},
+        // A total over the step's nodes, as Slurm spreads it.
+        StepCase{"-N 2", "srun -N 2 -G 16 python t.py\n", "GPU_8xH100", 16, "-G 16"},
+        StepCase{"-N 1", "srun --gpus=1 python t.py\n", "GPU_1xH100", 1, "--gpus=1"},
+        // Per task, times the step's tasks on a node (or the job's).
+        StepCase{"-N 2 --ntasks-per-node=8", "srun --gpus-per-task=1 python t.py\n", "GPU_8xH100",
+                 16, "--gpus-per-task=1"},
+        StepCase{"-N 1", "srun -n 8 --gpus-per-task=1 python t.py\n", "GPU_8xH100", 8,
+                 "--gpus-per-task=1"},
+        // Steps that differ: the largest.
+        StepCase{"-N 1", "srun --gpus-per-node=4 python a.py\nsrun --gpus-per-node=8 python b.py\n",
+                 "GPU_8xH100", 8, "--gpus-per-node=8"},
+        // --exclusive held the node's GPUs; the step says how many it used.
+        StepCase{"-N 2 --exclusive", "srun --gpus-per-node=1 python t.py\n", "GPU_1xH100", 2,
+                 "--gpus-per-node=1"},
+        // From a variable holding the step's options.
+        StepCase{"-N 1", "OPTS=\"--gpus-per-node=8\"\nsrun $OPTS python t.py\n", "GPU_8xH100", 8,
+                 "$OPTS"}));
+
+TEST(GpusFromSteps, StepsThatDifferAreSaidToAndTheModelIsTheSteps) {
+  const Translation t = translate("job.sbatch",
+                                  "#!/bin/bash\n#SBATCH -N 1\nsrun --gres=gpu:a100:8 python a.py\n"
+                                  "srun --gres=gpu:2 python b.py\n");
+  ASSERT_TRUE(t.workload);
+  const auto reports = testing::diagnostics_with(t, Code::gpus_from_step);
+  ASSERT_EQ(reports.size(), 1U);
+  EXPECT_NE(reports[0].message.find("as few as 2; the largest is used"), std::string::npos)
+      << reports[0].message;
+  const auto substituted = testing::diagnostics_with(t, Code::gpu_model_substituted);
+  ASSERT_EQ(substituted.size(), 1U);
+  EXPECT_NE(substituted[0].message.find("\"a100\""), std::string::npos);
+  EXPECT_TRUE(testing::diagnostics_with(t, Code::gpu_model_assumed).empty());
+}
+
+// A count the script computes cannot be read: the 1-GPU fallback stays, and
+// S2A3001 says which step asked.
+TEST(GpusFromSteps, ACountFromAVariableKeepsTheFallbackAndSaysWhy) {
+  const std::string script =
+      "#!/bin/bash\n#SBATCH -N 1\nsource env.sh\nsrun --gpus-per-node=$NGPU python t.py\n";
+  const Translation t = translate("job.sbatch", script);
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->compute.accelerator_type, "GPU_1xA10");
+  const auto reports = testing::diagnostics_with(t, Code::no_gpu_request);
+  ASSERT_EQ(reports.size(), 1U);
+  EXPECT_EQ(reports[0].span.begin, script.find("--gpus-per-node=$NGPU"));
+  EXPECT_NE(reports[0].message.find("a count the script computes"), std::string::npos);
+  EXPECT_TRUE(testing::diagnostics_with(t, Code::gpus_from_step).empty());
+}
+
+// GPUs per task on a step whose task count the script computes: the GPUs
+// per node are unknown, and --exclusive's full node stays assumed (S2A3002).
+TEST(GpusFromSteps, GpusPerTaskWithAComputedTaskCountAreNotGuessed) {
+  const std::string script =
+      "#!/bin/bash\n#SBATCH -N 2\n#SBATCH --exclusive\nntasks=`echo 16 | bc`\n"
+      "srun -N 2 -n $ntasks --gpus-per-task=1 ./driver\n";
+  const Translation t = translate("job.sbatch", script);
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->compute.accelerator_type, "GPU_8xH100");
+  EXPECT_EQ(testing::diagnostics_with(t, Code::gpus_from_exclusive).size(), 1U);
+  EXPECT_TRUE(testing::diagnostics_with(t, Code::gpus_from_step).empty());
+}
+
+// The directives' own count wins over any step's; zero GPUs on a step is none.
+TEST(GpusFromSteps, DirectivesThatCountGpusAreKept) {
+  const Translation counted = translate(
+      "job.sbatch", "#!/bin/bash\n#SBATCH --gpus-per-node=1\nsrun --gpus-per-node=8 python t.py\n");
+  ASSERT_TRUE(counted.workload);
+  EXPECT_EQ(counted.workload->compute.accelerator_type, "GPU_1xH100");
+  EXPECT_TRUE(testing::diagnostics_with(counted, Code::gpus_from_step).empty());
+  const Translation zero =
+      translate("job.sbatch", "#!/bin/bash\n#SBATCH -N 1\nsrun --gres=gpu:0 python t.py\n");
+  ASSERT_TRUE(zero.workload);
+  EXPECT_EQ(zero.workload->compute.accelerator_type, "GPU_1xA10");
+  EXPECT_EQ(testing::diagnostics_with(zero, Code::no_gpu_request).size(), 1U);
+}
 
 // Every AI Runtime shape is NVIDIA's: a ROCm job is told so (S2A3008).
 TEST(AmdGpus, AJobThatRanOnRocmIsReportedAtTheFirstSign) {
