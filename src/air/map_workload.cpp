@@ -115,6 +115,10 @@ struct ContainerUse {
   // one of Docker Hub's official ones, so no URL is made up for it; so is
   // sarus' `load/...`, an image `sarus load` read from a file.
   bool bare_name = false;
+  // enroot's or udocker's name for a container or image file it made on the
+  // cluster (`enroot start rcdo`, `udocker run grom`) that the script does
+  // not follow back to a registry image: "enroot", "udocker", else empty.
+  std::string_view made_by;
 };
 
 /// The image as the reports show it.
@@ -136,7 +140,7 @@ using MadeImages = std::unordered_map<std::string, MadeImage>;
 /// pulled from, an instance the image it was started from.
 void resolve_made_image(ContainerUse& use, const MadeImages& made) {
   const auto key =
-      use.written.starts_with("instance://") ? use.written : slurm::image_file_name(use.written);
+      use.written.starts_with("instance://") ? use.written : slurm::made_image_key(use.written);
   const auto found = key.empty() ? made.end() : made.find(key);
   if (found == made.end()) return;
   use.made_from = use.written + ", " + found->second.how + " " + found->second.source;
@@ -144,6 +148,7 @@ void resolve_made_image(ContainerUse& use, const MadeImages& made) {
   if (found->second.source.find("://") != std::string::npos) {
     use.written = found->second.source;
     use.literal = found->second.literal;
+    use.made_by = {};
   }
   use.mounts.insert(use.mounts.end(), found->second.mounts.begin(), found->second.mounts.end());
 }
@@ -239,7 +244,8 @@ bool add_shifter_use(const slurm::Site& site, size_t start, const slurm::Body& b
                        command,
                        {},
                        {},
-                       false};
+                       false,
+                       {}};
   }
   return true;
 }
@@ -256,14 +262,68 @@ void add_bind_mounts(const ContainerCall& call, const slurm::Body& body, const s
   }
 }
 
+/// Who made the image a call runs, when it is a name of the cluster's:
+/// enroot's NAME|FILE always is; udocker's CONTAINER|IMAGE is when it has
+/// no namespace (`udocker run grom`), else it is a Docker Hub reference.
+std::string_view made_by(slurm::ContainerEngine engine, const std::optional<std::string>& image) {
+  if (engine == slurm::ContainerEngine::enroot) return "enroot";
+  if (engine == slurm::ContainerEngine::udocker && image && image->find('/') == std::string::npos) {
+    return "udocker";
+  }
+  return {};
+}
+
+/// `enroot import -o FILE URI` (FILE is URI), `enroot create -n NAME FILE`
+/// (NAME is what FILE is), `udocker create --name=NAME IMAGE` (NAME is
+/// IMAGE; an IMAGE with a namespace is a Docker Hub reference, one without
+/// one was more often loaded on the cluster): recorded in `made` for a
+/// later `enroot start`/`udocker run`. True for any enroot/udocker image step.
+bool record_user_space_image(const slurm::Site& site, size_t start, const slurm::Body& body,
+                             const auto& literal_of, MadeImages& made) {
+  const auto& words = site.command->words;
+  auto step = slurm::find_enroot_step(words, start, body.views[site.view].text);
+  const bool enroot = step.has_value();
+  if (!enroot) step = slurm::find_udocker_step(words, start);
+  if (!step) return false;
+  using Kind = slurm::ContainerImageStep::Kind;
+  if (step->made.empty() || step->source >= words.size() || step->kind == Kind::upkeep) {
+    return true;
+  }
+  const std::optional<std::string> source = literal_of(site, words[step->source]);
+  const std::string_view text = body.views[site.view].text;
+  const std::string written(
+      text.substr(words[step->source].span.begin, words[step->source].span.size()));
+  if (step->kind == Kind::fetch) {  // udocker pull names no file
+    if (enroot) {
+      made[step->made] = MadeImage{source ? slurm::without_enroot_user(*source) : written,
+                                   source.has_value(),
+                                   "imported from",
+                                   {}};
+    }
+    return true;
+  }
+  ContainerUse created{source.value_or(written), source.has_value(), {}, {}, {}, {}, {}, false, {}};
+  if (enroot) {
+    resolve_made_image(created, made);
+  } else if (source && source->find('/') != std::string::npos) {
+    created.written = "docker://" + *source;
+  }
+  made[step->made] = MadeImage{created.written, created.literal, "created from", created.mounts};
+  return true;
+}
+
 /// `singularity pull|build` and `instance start` (at words[start]) make an
 /// image that a later exec runs by its file or instance name: recorded in
 /// `made`. True when the command is one of them.
 bool record_made_image(const slurm::Site& site, size_t start, const slurm::Body& body,
                        const auto& literal_of, MadeImages& made) {
   // Asked of every command: the site's program is the first word's already.
-  if (start == 0 && site.program != "singularity"sv && site.program != "apptainer"sv) return false;
+  if (start == 0 && site.program != "singularity"sv && site.program != "apptainer"sv &&
+      site.program != "enroot"sv && site.program != "udocker"sv) {
+    return false;
+  }
   const auto& words = site.command->words;
+  if (record_user_space_image(site, start, body, literal_of, made)) return true;
   const std::string_view text = body.views[site.view].text;
   const auto written = [&](size_t word) {
     return std::string(text.substr(words[word].span.begin, words[word].span.size()));
@@ -285,7 +345,7 @@ bool record_made_image(const slurm::Site& site, size_t start, const slurm::Body&
   if (!name) return true;
   const std::optional<std::string> image = literal_of(site, words[call.image]);
   ContainerUse started{
-      image ? *image : written(call.image), image.has_value(), {}, {}, {}, {}, {}, false};
+      image ? *image : written(call.image), image.has_value(), {}, {}, {}, {}, {}, false, {}};
   resolve_made_image(started, made);
   add_bind_mounts(call, body, site, started.mounts);
   made["instance://" + *name] =
@@ -314,7 +374,7 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
   for (const char* name : {"container-image", "image", "environment", "container"}) {
     const directives::Option* option = job.final_option(name);
     if (option == nullptr || !option->value) continue;
-    use = ContainerUse{*option->value, true, option->span, {}, {}, {}, {}, false};
+    use = ContainerUse{*option->value, true, option->span, {}, {}, {}, {}, false, {}};
     break;
   }
   if (const directives::Option* mounts = job.final_option("container-mounts");
@@ -361,7 +421,8 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
         {},
         {},
         call.engine == slurm::ContainerEngine::docker && image &&
-            (image->find('/') == std::string::npos || image->starts_with("load/"))};
+            (image->find('/') == std::string::npos || image->starts_with("load/")),
+        made_by(call.engine, image)};
     resolve_made_image(found, made);
     if (!use) {
       use = std::move(found);
@@ -393,7 +454,8 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
                              {},
                              {},
                              {},
-                             false};
+                             false,
+                             {}};
         }
         if (name == "container-mounts" && use && use->mounts.empty()) {
           slurm::split_mount_list(value_as_shown(literal, body, site, option.value_span),
@@ -476,8 +538,9 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
               "air register-image`"});
     return;
   }
-  const auto ref =
-      use.literal && !use.bare_name ? parse_image_reference(use.written) : std::nullopt;
+  const auto ref = use.literal && !use.bare_name && use.made_by.empty()
+                       ? parse_image_reference(use.written)
+                       : std::nullopt;
   if (!uc && ref) {
     env.docker_image = ref->url();
     diagnostics.push_back(
@@ -504,9 +567,13 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
     diagnostics.push_back(
         {Code::container_image_unknown, use.from,
          image +
-             (use.bare_name ? " names no registry or namespace: an image built on the cluster "
-                              "(`docker build -t NAME`), or one of Docker Hub's official ones"
-                            : std::string(" has no registry URL")) +
+             (!use.made_by.empty()
+                  ? " is a container or image file " + std::string(use.made_by) +
+                        " made on the cluster, and the script does not say from which registry "
+                        "image"
+              : use.bare_name ? " names no registry or namespace: an image built on the cluster "
+                                "(`docker build -t NAME`), or one of Docker Hub's official ones"
+                              : std::string(" has no registry URL")) +
              "; environment.docker_image is the placeholder " + *env.docker_image + dropped,
          "rebuild it as an OCI image in a registry, register it with `databricks experimental "
          "air register-image URL` and set environment.docker_image.url, or map it under images: "

@@ -756,6 +756,9 @@ bool SetupMapper::remove_container_image_step(const Site& site) {
   const std::string_view program =
       start == 0 ? std::string_view(site.program) : slurm::program_view(words[start], storage);
   const bool shifter_gateway = program == "shifterimg"sv;
+  if (program == "enroot"sv || program == "udocker"sv) {
+    return remove_user_space_image_step(site, start, program);
+  }
   if (!shifter_gateway && program != "singularity"sv && program != "apptainer"sv) {
     // Asked of every command: the name rules out all but docker's kind
     // before find_docker_image_step() reads the program word again.
@@ -842,6 +845,55 @@ bool SetupMapper::remove_docker_image_step(const Site& site, size_t start,
   return true;
 }
 
+/// `enroot import|create|remove|list` and `udocker pull|create|setup|rm|...`:
+/// AI Runtime nodes have neither; the image a later `enroot start` or
+/// `udocker run` ran is the workload's (air/map_workload.cpp follows the
+/// file or container name back to the image), so the line goes like
+/// docker's pull. A listing stays, reported, when a pipe or condition reads it.
+bool SetupMapper::remove_user_space_image_step(const Site& site, size_t start,
+                                               std::string_view engine) {
+  const auto& words = site.command->words;
+  const bool enroot = engine == "enroot"sv;
+  const auto step = enroot ? slurm::find_enroot_step(words, start, body_.views[site.view].text)
+                           : slurm::find_udocker_step(words, start);
+  if (!step || (step->lists && site.statement == nullptr)) return false;
+  const Span whole{words.front().span.begin, words.back().span.end};
+  const std::string written(editor_.source(site.view, whole));
+  const std::string later = enroot ? "`enroot start`" : "`udocker run`";
+  std::string message = "`" + written + "` ", hint;
+  using Kind = slurm::ContainerImageStep::Kind;
+  const std::optional<std::string> source =
+      step->source < words.size() ? slurm::literal_value(words[step->source]) : std::nullopt;
+  if (step->kind == Kind::fetch) {
+    message += enroot ? "imports an image on the cluster" : "pulls an image on the cluster";
+    const std::optional<ImageReference> ref =
+        source ? parse_image_reference(enroot ? slurm::without_enroot_user(*source)
+                                              : "docker://" + *source)
+               : std::nullopt;
+    // pyxis' --container-image reads enroot's image files too.
+    hint = "a later " + (enroot ? later + " (or `srun --container-image`)" : later) + " of " +
+           (step->made.empty() ? std::string("it") : "`" + step->made + "`") +
+           " runs in the workload's environment.docker_image" +
+           (ref ? " " + ref->url() +
+                      "; register it once with `databricks experimental air "
+                      "register-image " +
+                      ref->url() + "`"
+                : std::string(", which AI Runtime pulls itself"));
+  } else if (step->kind == Kind::create) {
+    message += "makes a container from an image on the cluster";
+    hint = "a later " + later + " of " +
+           (step->made.empty() ? std::string("the container") : "`" + step->made + "`") +
+           " runs directly in the workload's environment, whose image is the one the container "
+           "was made from";
+  } else {
+    message += "manages the cluster's " + std::string(engine) + " images or containers";
+  }
+  message += "; AI Runtime nodes have no " + std::string(engine) + ", so the line is removed";
+  editor_.report(Code::container_image_step, site.view, whole, message, hint);
+  editor_.remove_statement(site, "AI Runtime nodes have no " + std::string(engine), {});
+  return true;
+}
+
 bool SetupMapper::remove_environment_creation(const Site& site) {
   const size_t word = created_environment_word(site);
   if (word == SIZE_MAX) return false;
@@ -866,6 +918,45 @@ bool SetupMapper::remove_environment_creation(const Site& site) {
                  "check environment.dependencies against what the environment had");
   editor_.remove_statement(site, "the workload's environment replaces the virtual environment", {});
   return true;
+}
+
+namespace {
+
+/// The conda environment a `source activate [ENV]` (conda's legacy
+/// activation) or `source CONDA/bin/activate ENV` activates: ENV as written
+/// ("" when computed), `base` when none is named; nullopt for a virtual
+/// environment's `source VENV/bin/activate`, which takes no argument.
+std::optional<std::string> legacy_conda_activation(const ast::Command& command,
+                                                   std::string_view target) {
+  while (!target.empty() && (target.back() == '"' || target.back() == '\'')) {
+    target.remove_suffix(1);
+  }
+  const bool bare = target == "activate";
+  if (!bare && !target.ends_with("/activate")) return std::nullopt;
+  if (command.words.size() < 3) {
+    if (bare) return std::string("base");
+    return std::nullopt;
+  }
+  return slurm::literal_value(command.words[2]).value_or("");
+}
+
+}  // namespace
+
+/// `conda activate ENV` (and `source activate ENV`): the environment is the
+/// site profile's requirements file for ENV, or its packages are not known.
+void SetupMapper::report_conda_activation(const Site& site, const std::string& env) {
+  const Span span = site.command->span;
+  if (const std::string* file = add_conda_environment(env)) {
+    editor_.report(Code::setup_command_removed, site.view, span,
+                   "conda environment " + env + " is replaced by environment.dependencies `-r " +
+                       *file + "` (from the site profile)",
+                   "check that " + *file + " lists every package the environment had");
+    return;
+  }
+  editor_.report(Code::setup_command_removed, site.view, span,
+                 "conda environment " + (env.empty() ? std::string("(computed)") : env) +
+                     " does not exist on AI Runtime nodes; its packages are not known",
+                 std::string(kCondaPackagesHint));
 }
 
 bool SetupMapper::map_setup_command(const Site& site) {
@@ -897,18 +988,11 @@ bool SetupMapper::map_setup_command(const Site& site) {
     }
     const bool activate =
         command.words.size() >= 3 && slurm::literal_value(command.words[1]) == "activate";
-    const std::string env = activate ? slurm::literal_value(command.words[2]).value_or("") : "";
-    if (const std::string* file = activate ? add_conda_environment(env) : nullptr) {
-      editor_.report(Code::setup_command_removed, site.view, command.span,
-                     "conda environment " + env + " is replaced by environment.dependencies `-r " +
-                         *file + "` (from the site profile)",
-                     "check that " + *file + " lists every package the environment had");
+    if (activate) {
+      report_conda_activation(site, slurm::literal_value(command.words[2]).value_or(""));
     } else {
       editor_.report(Code::setup_command_removed, site.view, command.span,
-                     activate
-                         ? "conda environment " + (env.empty() ? std::string("(computed)") : env) +
-                               " does not exist on AI Runtime nodes; its packages are not known"
-                         : "`" + first + "` does not exist on AI Runtime nodes and is removed",
+                     "`" + first + "` does not exist on AI Runtime nodes and is removed",
                      std::string(kCondaPackagesHint));
     }
     editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
@@ -931,6 +1015,11 @@ bool SetupMapper::map_setup_command(const Site& site) {
     return true;
   }
   const std::string target(editor_.source(site.view, command.words[1].span));
+  if (const auto env = legacy_conda_activation(command, target)) {
+    report_conda_activation(site, *env);
+    editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
+    return true;
+  }
   if (target == "deactivate" || target.ends_with("/deactivate")) {
     editor_.report(Code::setup_command_removed, site.view, command.span,
                    "`" + first + " " + target +
@@ -1856,11 +1945,11 @@ const DroppedOptionNote* dropped_option_note(std::string_view option) {
 namespace {
 
 /// The engines find_container_call() reads (singularity, apptainer,
-/// docker, podman, nvidia-docker, nerdctl, sarus) and those it does not
-/// (udocker, enroot, ch-run, charliecloud): AI Runtime nodes have none.
+/// docker, podman, nvidia-docker, nerdctl, sarus, enroot, udocker) and
+/// those it does not (ch-run, charliecloud): AI Runtime nodes have none.
 bool is_container_engine(std::string_view program) {
-  return slurm::is_container_program(program) || program == "udocker"sv || program == "enroot"sv ||
-         program == "ch-run"sv || program == "charliecloud"sv;
+  return slurm::is_container_program(program) || program == "ch-run"sv ||
+         program == "charliecloud"sv;
 }
 
 }  // namespace
@@ -2191,15 +2280,14 @@ void SetupMapper::unwrap_container(const Site& site) {
     return;
   }
   const bool docker = call->engine == slurm::ContainerEngine::docker;
-  const size_t subcommand =
-      docker && slurm::literal_is(words[start + 1], "container") ? start + 2 : start + 1;
+  const size_t subcommand = slurm::container_subcommand(words, *call);
   // `sudo docker run`: sudo was there for docker; it goes with the call.
   const size_t first = docker ? sudo_in_front(words, from, start) : start;
   const std::string written(
       editor_.source(site.view, Span{words[first].span.begin, words[subcommand].span.end}));
   const Span prefix{words[first].span.begin, words[call->image + 1].span.begin};
   std::vector<CarriedVariable> carried;
-  if (docker) {
+  if (call->engine != slurm::ContainerEngine::singularity) {  // docker's -e: enroot, udocker too
     carried = docker_environment(site, *call);
   } else if (std::string text = container_environment(site, *call); !text.empty()) {
     text.pop_back();  // its space: write_container_environment() puts one after each
@@ -2214,12 +2302,18 @@ void SetupMapper::unwrap_container(const Site& site) {
       "`" + written + "` is removed: the command runs directly in the workload's environment",
       call->run ? "`run` started the image's runscript: put the program it ran in front of "
                   "the arguments"
-      : docker  ? "check that environment (or the custom image) provides what the image had; "
-                  "relative paths in the command were the image's working directory's (its WORKDIR, "
-                  "unless -w set one) and are the uploaded code's now, and an image with an "
-                  "ENTRYPOINT ran it with these words as its arguments (`docker inspect -f "
-                  "'{{.Config.Entrypoint}}' IMAGE` shows it)"
-                : "check that environment (or the custom image) provides what the image had");
+      : call->engine == slurm::ContainerEngine::enroot
+          ? "check that environment (or the custom image) provides what the image had; an "
+            "image with an ENTRYPOINT ran it (enroot's /etc/rc) with these words as its "
+            "arguments, and relative paths were the image's WORKDIR's and are the uploaded "
+            "code's now"
+      : call->engine != slurm::ContainerEngine::singularity
+          ? "check that environment (or the custom image) provides what the image had; "
+            "relative paths in the command were the image's working directory's (its WORKDIR, "
+            "unless -w set one) and are the uploaded code's now, and an image with an "
+            "ENTRYPOINT ran it with these words as its arguments (`docker inspect -f "
+            "'{{.Config.Entrypoint}}' IMAGE` shows it)"
+          : "check that environment (or the custom image) provides what the image had");
 }
 
 bool SetupMapper::unwrap_held_containers(const Site& site) {
@@ -2292,7 +2386,7 @@ BareContainerCall describe_bare_call(const ast::Command& command, const Containe
     return {"takes the image, and what runs in it, from the script's arguments",
             "pass the command itself as the argument (the workload's environment replaces the "
             "image) and remove the container call"};
-  if (call.engine == slurm::ContainerEngine::docker)
+  if (call.engine != slurm::ContainerEngine::singularity)
     return {"started the image's own command (its ENTRYPOINT or CMD)",
             "write that command in its place (`docker inspect -f '{{.Config.Entrypoint}} "
             "{{.Config.Cmd}}' IMAGE` prints it): it runs in the workload's environment"};
@@ -2321,7 +2415,7 @@ void SetupMapper::report_container_without_command(const Site& site, size_t star
       call.image < words.size() ? editor_.source(site.view, words[call.image].span) : "";
   const BareContainerCall bare = describe_bare_call(*site.command, call, image);
   const std::string engines =
-      call.engine == slurm::ContainerEngine::docker
+      call.engine != slurm::ContainerEngine::singularity
           ? std::string(editor_.source(site.view, words[start].span)) + " does"
           : std::string("singularity and apptainer do");
   editor_.report(Code::container_without_command, site.view, span,
@@ -2437,8 +2531,11 @@ std::vector<SetupMapper::CarriedVariable> SetupMapper::docker_environment(
   std::vector<CarriedVariable> carried;
   for (const ContainerOption& option : call.options) {
     if (option.name == "--env-file") report_dropped_container_option(site, option);
-    if (option.name == "-w" || option.name == "--workdir")
+    // enroot's -w is --rw (a writable root filesystem, which AI Runtime's is).
+    if ((option.name == "-w" || option.name == "--workdir") &&
+        call.engine != slurm::ContainerEngine::enroot) {
       report_docker_workdir(site, call, option);
+    }
     if ((option.name != "-e" && option.name != "--env") || !option.has_value) continue;
     if (const std::string name =
             written_variable_name(editor_.source(site.view, option.value_span));

@@ -161,6 +161,7 @@ class SetupMapper {
   /// `docker pull|build|rm|...` at words[start] (engine: its program),
   /// removed like singularity's pull; false for any other command.
   bool remove_docker_image_step(const slurm::Site& site, size_t start, std::string_view engine);
+  bool remove_user_space_image_step(const slurm::Site& site, size_t start, std::string_view engine);
   /// The line that creates the environment in `dir`, or nullptr.
   const slurm::Site* creation_of(std::string_view dir);
   /// `source DIR/bin/activate` (the word `target`) of an environment the
@@ -175,6 +176,7 @@ class SetupMapper {
   /// The site profile's requirements file for conda environment `env`,
   /// added to the dependencies; nullptr when the profile does not map it.
   const std::string* add_conda_environment(const std::string& env);
+  void report_conda_activation(const slurm::Site& site, const std::string& env);
   void report_module(const slurm::Site& site);
   std::string add_secret(const slurm::Site& site, std::string name, Span value_in_view);
   void add_env_or_secret(const slurm::Site& site, const Assignment& a);

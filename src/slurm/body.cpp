@@ -125,6 +125,35 @@ bool starts_with_option(std::string_view written) {
   return i < written.size() && written[i] == '-';
 }
 
+/// `"${NAME} --env A=1"` or `$NAME -B x` written as NAME's own value: the
+/// text after the reference to NAME (the words added to it); `own` itself
+/// when it does not start with one.
+std::string_view after_self_reference(std::string_view own, std::string_view name) {
+  std::string_view rest = own.substr(own.starts_with('"') ? 1 : 0);
+  if (rest.starts_with("${") && rest.substr(2).starts_with(name) &&
+      rest.substr(2 + name.size()).starts_with('}')) {
+    return rest.substr(3 + name.size());
+  }
+  if (rest.starts_with('$') && rest.substr(1).starts_with(name)) {
+    const std::string_view after = rest.substr(1 + name.size());
+    if (after.empty() || !(std::isalnum(static_cast<unsigned char>(after[0])) || after[0] == '_')) {
+      return after;
+    }
+  }
+  return own;
+}
+
+/// `"${NAME:1}"`, NAME's own value cut (a leading space dropped): no word added.
+bool is_substring_of_itself(std::string_view own, std::string_view name) {
+  std::string_view rest = own.substr(own.starts_with('"') ? 1 : 0);
+  if (!rest.starts_with("${") || !rest.substr(2).starts_with(name)) return false;
+  rest.remove_prefix(2 + name.size());
+  if (!rest.starts_with(':')) return false;
+  const size_t close = rest.find('}');
+  return close != std::string_view::npos &&
+         rest.substr(close + 1).find_first_not_of('"') == std::string_view::npos;
+}
+
 std::string script_text_of(const ast::Word& word, std::string_view source, NestedScript& nested);
 
 /// The value part of a declaration builtin's `NAME=value` word.
@@ -493,17 +522,25 @@ class Walker {
   std::optional<bool> assigned_only_options_or_nothing(std::string_view name) const {
     std::optional<bool> result;
     const std::string_view text = body_.views[0].text;
-    auto classify = [&](const ast::Word& value, std::string_view written, size_t skip) {
+    auto classify = [&](const ast::Word& value, std::string_view written, size_t skip,
+                        bool append) {
+      const std::string_view own = written.substr(skip);
+      if (is_substring_of_itself(own, name)) return;  // `X="${X:1}"` adds no word
       const std::optional<std::string> literal = literal_value(value);
-      const bool option =
-          literal && (literal->size() <= skip || starts_with_option(written.substr(skip)));
+      // Words added to the variable itself (`X+=" -v $A:$B"`, `X="${X} --env
+      // $K=$V"`) are options when they start with one, whatever they expand.
+      const std::string_view added = append ? own : after_self_reference(own, name);
+      const bool grows = append || added.size() != own.size();
+      const bool option = (literal && (literal->size() <= skip || starts_with_option(own))) ||
+                          (grows && (added.find_first_not_of(" \t\"") == std::string_view::npos ||
+                                     starts_with_option(added)));
       result = result.value_or(true) && option;
     };
     for (const Site& earlier : body_.sites) {
       if (earlier.view != 0) continue;
       for (const ast::Assignment& a : earlier.command->assignments) {
         if (a.name == name && !a.is_array && earlier.command->words.empty()) {
-          classify(a.value, text.substr(a.value.span.begin, a.value.span.size()), 0);
+          classify(a.value, text.substr(a.value.span.begin, a.value.span.size()), 0, a.append);
         }
       }
       if (!is_declaration_builtin(earlier.program)) continue;
@@ -511,7 +548,7 @@ class Walker {
         const std::string_view written = text.substr(w.span.begin, w.span.size());
         if (written.size() > name.size() && written.starts_with(name) &&
             written[name.size()] == '=') {
-          classify(w, written, name.size() + 1);
+          classify(w, written, name.size() + 1, false);
         }
       }
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "slurm/body.hpp"
 
@@ -427,23 +428,175 @@ std::optional<DockerRun> read_docker_run(const std::vector<ast::Word>& words, si
   return run;
 }
 
+/// The options of a call whose grammar is a list of options with a value
+/// and a list of switches, no letters combined: enroot start's and udocker
+/// run's. A value is the rest of the word after `=` (`--env=A=1`, udocker's
+/// `-v=a:b`) or the next word.
+struct OptionGrammar {
+  std::span<const std::string_view> with_value;
+  std::span<const std::string_view> switches;
+  // Options known but not mapped: the call stays, saying why.
+  std::span<const std::pair<std::string_view, std::string_view>> obstacles;
+};
+
+// clang-format off
+/// enroot start's options (`enroot start --help`, enroot 3.x).
+constexpr std::array kEnrootValueOptions = {
+    "-e"sv, "--env"sv, "-m"sv, "--mount"sv, "-c"sv, "--conf"sv, "--rc"sv};
+constexpr std::array kEnrootSwitches = {"-r"sv, "--root"sv, "-w"sv, "--rw"sv};
+constexpr std::array<std::pair<std::string_view, std::string_view>, 3> kEnrootObstacles = {{
+    {"-c", "runs a configuration script of the cluster's before the container starts"},
+    {"--conf", "runs a configuration script of the cluster's before the container starts"},
+    {"--rc", "replaces the container's command script, so the program is not the word after "
+             "the image"}}};
+
+/// udocker run's options (udocker 1.3 `run --help` and its option table);
+/// --location (a directory tree in place of the image) is not among them.
+constexpr std::array kUdockerValueOptions = {
+    "-v"sv, "--volume"sv, "-e"sv, "--env"sv, "--env-file"sv, "-u"sv, "--user"sv, "-w"sv,
+    "--workdir"sv, "--entrypoint"sv, "--cpuset-cpus"sv, "--novol"sv, "-p"sv, "--publish"sv,
+    "--volumes-from"sv, "--dns"sv, "--dns-search"sv, "--kernel"sv, "--device"sv, "--name"sv,
+    "--platform"sv};
+constexpr std::array kUdockerSwitches = {
+    "--rm"sv, "-i"sv, "-t"sv, "-a"sv, "-P"sv, "--publish-all"sv, "--netcoop"sv, "--hostauth"sv,
+    "--containerauth"sv, "--nosysdirs"sv, "--hostenv"sv, "--bindhome"sv, "--nometa"sv, "--dri"sv,
+    "--nobanner"sv, "--pull"sv};
+constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kUdockerObstacles = {{
+    {"--entrypoint", kEntrypoint}}};
+// clang-format on
+
+constexpr OptionGrammar kEnrootStart{kEnrootValueOptions, kEnrootSwitches, kEnrootObstacles};
+constexpr OptionGrammar kUdockerRun{kUdockerValueOptions, kUdockerSwitches, kUdockerObstacles};
+
+/// The options from words[i] on up to the image (i ends on it); the
+/// obstacle when one stops the unwrap.
+std::optional<DockerRunObstacle> read_listed_options(const std::vector<ast::Word>& words,
+                                                     std::string_view view_text,
+                                                     std::span<const size_t> option_words,
+                                                     const OptionGrammar& grammar, size_t& i,
+                                                     ContainerCall& call) {
+  const auto listed = [](std::span<const std::string_view> names, std::string_view name) {
+    return std::ranges::find(names, name) != names.end();
+  };
+  for (; i < words.size(); ++i) {
+    if (std::ranges::find(option_words, i) != option_words.end()) {
+      return DockerRunObstacle{i, kOptionsInVariable};
+    }
+    std::string head_storage;
+    const std::string_view head = literal_prefix(words[i], head_storage);
+    if (head == "--" && literal_is(words[i], "--")) {
+      ++i;
+      break;
+    }
+    if (!head.starts_with('-') || head == "-") break;
+    const std::string_view name = head.substr(0, head.find('='));
+    for (const auto& [option, why] : grammar.obstacles) {
+      if (option == name) return DockerRunObstacle{i, why};
+    }
+    ContainerOption option{i, i, std::string(head), false, std::nullopt, {}};
+    const size_t option_word = i;
+    if (listed(grammar.with_value, name)) {
+      if (name.size() < head.size()) {
+        take_value_after_equals(option, words[i], view_text);
+      } else if (literal_is(words[i], head) && i + 1 < words.size()) {
+        take_next_word_as_value(option, words, i);
+      } else {
+        return DockerRunObstacle{option_word, kUnknownOption};
+      }
+    } else if (!listed(grammar.switches, head)) {
+      return DockerRunObstacle{option_word, kUnknownOption};
+    }
+    call.options.push_back(std::move(option));
+  }
+  return std::nullopt;
+}
+
+/// udocker's own options before its subcommand (`udocker -q run`,
+/// `udocker --repo=DIR pull`): the index of the subcommand.
+size_t after_udocker_globals(const std::vector<ast::Word>& words, size_t i) {
+  while (i < words.size()) {
+    const std::optional<std::string> word = literal_value(words[i]);
+    if (!word || !word->starts_with('-')) break;
+    ++i;
+  }
+  return i;
+}
+
+/// `enroot start [OPTIONS] [--] NAME|IMAGE [CMD...]` and `udocker
+/// [GLOBAL] run [OPTIONS] CONTAINER|IMAGE [CMD...]`.
+std::optional<DockerRun> read_user_space_run(const std::vector<ast::Word>& words, size_t start,
+                                             std::string_view program, std::string_view view_text,
+                                             std::span<const size_t> option_words) {
+  const bool enroot = program == "enroot"sv;
+  size_t i = enroot ? start + 1 : after_udocker_globals(words, start + 1);
+  if (i >= words.size() || !literal_is(words[i], enroot ? "start" : "run")) return std::nullopt;
+  DockerRun run{
+      {start, false, {}, words.size(), enroot ? ContainerEngine::enroot : ContainerEngine::udocker},
+      std::nullopt};
+  ++i;
+  run.obstacle = read_listed_options(words, view_text, option_words,
+                                     enroot ? kEnrootStart : kUdockerRun, i, run.call);
+  if (run.obstacle) return run;
+  run.call.image = std::min(i, words.size());
+  if (run.call.image < words.size()) {
+    const Span span = words[run.call.image].span;
+    if (expands_to_many_words(view_text.substr(span.begin, span.size()))) {
+      run.obstacle = DockerRunObstacle{run.call.image, kImageFromArray};
+    }
+  }
+  return run;
+}
+
+/// Any run find_container_call() reads with an option grammar of its own
+/// engine (all but singularity's); nullopt for anything else.
+std::optional<DockerRun> read_engine_run(const std::vector<ast::Word>& words, size_t start,
+                                         std::string_view view_text,
+                                         std::span<const size_t> option_words) {
+  if (start + 1 >= words.size()) return std::nullopt;
+  std::optional<std::string> storage;
+  const std::string_view program = program_view(words[start], storage);
+  if (program == "enroot"sv || program == "udocker"sv) {
+    return read_user_space_run(words, start, program, view_text, option_words);
+  }
+  return read_docker_run(words, start, view_text, option_words);
+}
+
 }  // namespace
 
 bool is_container_program(std::string_view program) {
-  return program == "singularity"sv || program == "apptainer"sv || is_docker_style_engine(program);
+  return program == "singularity"sv || program == "apptainer"sv ||
+         is_docker_style_engine(program) || program == "enroot"sv || program == "udocker"sv;
+}
+
+size_t container_subcommand(const std::vector<ast::Word>& words, const ContainerCall& call) {
+  for (size_t i = call.wrapper + 1; i < call.image && i < words.size(); ++i) {
+    if (literal_is(words[i], "run") || literal_is(words[i], "exec") ||
+        literal_is(words[i], "start")) {
+      return i;
+    }
+  }
+  return call.wrapper + 1;
 }
 
 std::optional<DockerRunObstacle> docker_run_obstacle(const std::vector<ast::Word>& words,
                                                      size_t start, std::string_view view_text,
                                                      std::span<const size_t> option_words) {
-  const auto run = read_docker_run(words, start, view_text, option_words);
+  const auto run = read_engine_run(words, start, view_text, option_words);
   return run ? run->obstacle : std::nullopt;
 }
 
 bool is_mount_option(const ContainerCall& call, const ContainerOption& option) {
   if (option.name == "--mount") return true;
-  return call.engine == ContainerEngine::docker ? option.name == "-v" || option.name == "--volume"
-                                                : option.name == "-B" || option.name == "--bind";
+  switch (call.engine) {
+    case ContainerEngine::singularity:
+      return option.name == "-B" || option.name == "--bind";
+    case ContainerEngine::enroot:
+      return option.name == "-m";
+    case ContainerEngine::docker:
+    case ContainerEngine::udocker:
+      break;
+  }
+  return option.name == "-v" || option.name == "--volume";
 }
 
 void split_mount_list(std::string_view value, std::vector<std::string>& out) {
@@ -457,11 +610,13 @@ void split_mount_list(std::string_view value, std::vector<std::string>& out) {
 
 void split_container_mounts(const ContainerCall& call, const ContainerOption& option,
                             std::string_view value, std::vector<std::string>& out) {
-  if (call.engine != ContainerEngine::docker) {
+  if (call.engine == ContainerEngine::singularity) {
     split_mount_list(value, out);
     return;
   }
-  if (option.name != "--mount") {  // -v SRC:DST[:ro,z] is one mount
+  // docker's -v SRC:DST[:ro,z], enroot's -m SRC:DST[:TYPE:OPTIONS] (fstab
+  // fields, colon-separated): one mount each.
+  if (option.name != "--mount" || call.engine == ContainerEngine::enroot) {
     if (!value.empty()) out.emplace_back(value);
     return;
   }
@@ -488,7 +643,7 @@ std::optional<ContainerCall> find_container_call(const std::vector<ast::Word>& w
                                                  std::span<const size_t> option_words) {
   if (start + 1 >= words.size()) return std::nullopt;
   if (!is_container_wrapper(words[start])) {
-    auto run = read_docker_run(words, start, view_text, option_words);
+    auto run = read_engine_run(words, start, view_text, option_words);
     if (!run || run->obstacle) return std::nullopt;
     return std::move(run->call);
   }
@@ -540,6 +695,168 @@ std::optional<DockerImageStep> find_docker_image_step(const std::vector<ast::Wor
     }
   }
   return step;
+}
+
+std::string made_image_key(std::string_view written) {
+  std::string key = image_file_name(written);
+  if (!key.empty()) return key;
+  for (char c : written) {
+    if (c != '"' && c != '{' && c != '}') key.push_back(c);
+  }
+  const bool variable =
+      key.size() > 1 && key[0] == '$' && std::all_of(key.begin() + 1, key.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      });
+  return variable ? key : std::string();
+}
+
+std::string without_enroot_user(std::string_view uri) {
+  constexpr std::string_view kScheme = "docker://";
+  if (!uri.starts_with(kScheme)) return std::string(uri);
+  const std::string_view ref = uri.substr(kScheme.size());
+  const size_t at = ref.find('@');
+  if (at == std::string_view::npos || at > ref.find_first_of("#/")) return std::string(uri);
+  return std::string(kScheme) + std::string(ref.substr(at + 1));
+}
+
+std::string enroot_default_import_name(std::string_view uri) {
+  std::string_view ref = uri;
+  std::string name;
+  if (ref.starts_with("docker://")) {
+    ref.remove_prefix(9);
+    if (const size_t at = ref.find('@'); at != std::string_view::npos) ref.remove_prefix(at + 1);
+    if (const size_t hash = ref.find('#'); hash != std::string_view::npos) {
+      ref.remove_prefix(hash + 1);
+    }
+    const size_t colon = ref.find(':');
+    name = std::string(ref.substr(0, colon));
+    if (colon != std::string_view::npos) name += "+" + std::string(ref.substr(colon + 1));
+    std::ranges::replace(name, '/', '+');
+  } else if (const size_t scheme = ref.find("://"); scheme != std::string_view::npos) {
+    name = std::string(ref.substr(scheme + 3));  // dockerd://, podman://: `:` and `/` as `+`
+    std::ranges::replace(name, '/', '+');
+    std::ranges::replace(name, ':', '+');
+  }
+  if (name.empty() || name.find_first_of("$`\"' ") != std::string::npos) return {};
+  return name + ".sqsh";
+}
+
+namespace {
+
+/// The words after `enroot|udocker SUBCOMMAND` that are not options or
+/// their values (`-o FILE`, `--name NAME`), in order; the value of the
+/// option `name_option` (any spelling in `names`) goes to `named`.
+std::vector<size_t> step_operands(const std::vector<ast::Word>& words, size_t from,
+                                  std::span<const std::string_view> with_value,
+                                  std::span<const std::string_view> names,
+                                  std::optional<size_t>& named, std::string& named_inline) {
+  std::vector<size_t> out;
+  for (size_t i = from; i < words.size(); ++i) {
+    std::string storage;
+    const std::string_view head = literal_prefix(words[i], storage);
+    if (!head.starts_with('-') || head == "-") {
+      out.push_back(i);
+      continue;
+    }
+    const size_t eq = head.find('=');
+    const std::string_view name = head.substr(0, eq);
+    const bool is_name = std::ranges::find(names, name) != names.end();
+    if (eq != std::string_view::npos) {
+      const std::optional<std::string> literal = is_name ? literal_value(words[i]) : std::nullopt;
+      if (literal) named_inline = literal->substr(literal->find('=') + 1);
+      continue;
+    }
+    if (std::ranges::find(with_value, name) == with_value.end() || i + 1 >= words.size()) continue;
+    if (is_name) named = i + 1;
+    ++i;
+  }
+  return out;
+}
+
+/// made_image_key() of words[i] as written.
+std::string written_key(const std::vector<ast::Word>& words, size_t i, std::string_view view_text) {
+  const Span span = words[i].span;
+  return made_image_key(view_text.substr(span.begin, span.size()));
+}
+
+}  // namespace
+
+std::optional<ContainerImageStep> find_enroot_step(const std::vector<ast::Word>& words,
+                                                   size_t start, std::string_view view_text) {
+  if (start + 1 >= words.size()) return std::nullopt;
+  std::optional<std::string> storage;
+  if (program_view(words[start], storage) != "enroot"sv) return std::nullopt;
+  const size_t sub = start + 1;
+  ContainerImageStep step{ContainerImageStep::Kind::upkeep, sub, words.size(), {}, false};
+  std::optional<size_t> named;
+  std::string named_inline;
+  if (literal_is(words[sub], "import")) {
+    // enroot import [-a|--arch ARCH] [-o|--output FILE] [--] URI
+    static constexpr std::array kValues = {"-o"sv, "--output"sv, "-a"sv, "--arch"sv};
+    static constexpr std::array kNames = {"-o"sv, "--output"sv};
+    const auto args = step_operands(words, sub + 1, kValues, kNames, named, named_inline);
+    step.kind = ContainerImageStep::Kind::fetch;
+    if (!args.empty()) step.source = args.back();
+    if (named) {
+      step.made = written_key(words, *named, view_text);
+    } else if (!named_inline.empty()) {
+      step.made = made_image_key(named_inline);
+    } else if (step.source < words.size()) {
+      step.made = enroot_default_import_name(literal_value(words[step.source]).value_or(""));
+    }
+    return step;
+  }
+  if (literal_is(words[sub], "create")) {
+    // enroot create [-f|--force] [-n|--name NAME] [--] IMAGE
+    static constexpr std::array kValues = {"-n"sv, "--name"sv};
+    const auto args = step_operands(words, sub + 1, kValues, kValues, named, named_inline);
+    step.kind = ContainerImageStep::Kind::create;
+    if (!args.empty()) step.source = args.back();
+    if (named) {
+      step.made = literal_value(words[*named]).value_or("");
+    } else if (!named_inline.empty()) {
+      step.made = named_inline;
+    } else if (step.source < words.size()) {
+      step.made = written_key(words, step.source, view_text);
+      if (step.made.ends_with(".sqsh")) step.made.resize(step.made.size() - 5);
+    }
+    return step;
+  }
+  step.lists = literal_is(words[sub], "list");
+  if (step.lists || literal_is(words[sub], "remove") || literal_is(words[sub], "version")) {
+    return step;
+  }
+  return std::nullopt;
+}
+
+std::optional<ContainerImageStep> find_udocker_step(const std::vector<ast::Word>& words,
+                                                    size_t start) {
+  if (start + 1 >= words.size()) return std::nullopt;
+  std::optional<std::string> storage;
+  if (program_view(words[start], storage) != "udocker"sv) return std::nullopt;
+  const size_t sub = after_udocker_globals(words, start + 1);
+  if (sub >= words.size()) return std::nullopt;
+  ContainerImageStep step{ContainerImageStep::Kind::upkeep, sub, words.size(), {}, false};
+  std::optional<size_t> named;
+  std::string named_inline;
+  const bool pull = literal_is(words[sub], "pull");
+  if (pull || literal_is(words[sub], "create")) {
+    // udocker pull [--registry=URL|--index=URL|--httpproxy=PROXY] IMAGE;
+    // udocker create [--name=NAME] [--force] IMAGE
+    static constexpr std::array kNames = {"--name"sv};
+    const auto args = step_operands(words, sub + 1, kNames, kNames, named, named_inline);
+    step.kind = pull ? ContainerImageStep::Kind::fetch : ContainerImageStep::Kind::create;
+    if (!args.empty()) step.source = args.back();
+    if (!pull) step.made = named ? literal_value(words[*named]).value_or("") : named_inline;
+    return step;
+  }
+  step.lists = literal_is(words[sub], "ps") || literal_is(words[sub], "images");
+  if (step.lists || literal_is(words[sub], "setup") || literal_is(words[sub], "rm") ||
+      literal_is(words[sub], "rmi") || literal_is(words[sub], "install") ||
+      literal_is(words[sub], "verify")) {
+    return step;
+  }
+  return std::nullopt;
 }
 
 }  // namespace s2a::slurm

@@ -25,9 +25,12 @@ struct ContainerOption {
   Span value_span;                   // the value as written, in the command's view
 };
 
-/// Whose option grammar a call follows: singularity/apptainer's, or
-/// docker's (podman, nvidia-docker, nerdctl and sarus `run` read alike).
-enum class ContainerEngine : uint8_t { singularity, docker };
+/// Whose option grammar a call follows: singularity/apptainer's, docker's
+/// (podman, nvidia-docker, nerdctl and sarus `run` read alike), enroot
+/// start's or udocker run's. docker, enroot and udocker calls are mapped
+/// alike (`-e` variables, mounts, the image's own command); they differ in
+/// the options they have.
+enum class ContainerEngine : uint8_t { singularity, docker, enroot, udocker };
 
 struct ContainerCall {
   size_t wrapper = 0;  // the `singularity`/`apptainer`/`docker`... word
@@ -37,8 +40,13 @@ struct ContainerCall {
   ContainerEngine engine = ContainerEngine::singularity;
 };
 
+/// The word that names what the call does: `exec`, `run` (also of `docker
+/// container run`, `udocker -q run`), `start`.
+[[nodiscard]] size_t container_subcommand(const std::vector<ast::Word>& words,
+                                          const ContainerCall& call);
+
 /// Whether `program` may start a call find_container_call() reads:
-/// singularity, apptainer or a docker-style engine.
+/// singularity, apptainer, a docker-style engine, enroot or udocker.
 [[nodiscard]] bool is_container_program(std::string_view program);
 
 /// Why a `docker run` (podman, ...) at words[start] is not read as a call
@@ -174,6 +182,44 @@ struct DockerImageStep {
 
 [[nodiscard]] std::optional<DockerImageStep> find_docker_image_step(
     const std::vector<ast::Word>& words, size_t start);
+
+/// `enroot import|create|remove|list|version` and `udocker pull|create|
+/// setup|rm|rmi|ps|images|install|verify`: lines that make or manage images
+/// and containers on the cluster for a later `enroot start` or `udocker
+/// run`. `made` is the name that later call uses for what the line made:
+/// import's output file (its last path component; enroot's default
+/// `IMAGE+TAG.sqsh` when there is no -o), create's container name (enroot's
+/// default is the file's name without .sqsh; udocker's is `--name=`), empty
+/// when computed or none. `source` is import's URI, create's image or file,
+/// pull's image (words.size() when there is none).
+struct ContainerImageStep {
+  enum class Kind : uint8_t { fetch, create, upkeep };
+  Kind kind = Kind::upkeep;
+  size_t subcommand = 0;
+  size_t source = 0;
+  std::string made;
+  bool lists = false;  // enroot list, udocker ps|images: a later command may read the output
+};
+
+[[nodiscard]] std::optional<ContainerImageStep> find_enroot_step(
+    const std::vector<ast::Word>& words, size_t start, std::string_view view_text);
+[[nodiscard]] std::optional<ContainerImageStep> find_udocker_step(
+    const std::vector<ast::Word>& words, size_t start);
+
+/// The file `enroot import URI` saves when no -o names one:
+/// `docker://[USER@][REGISTRY#]IMAGE[:TAG]` -> IMAGE with `/` as `+`, then
+/// `+TAG`, then `.sqsh` (enroot's docker.sh); empty for a URI it cannot read.
+[[nodiscard]] std::string enroot_default_import_name(std::string_view uri);
+
+/// An enroot URI without its USER@ (`docker://$oauthtoken@nvcr.io#nvidia/x:1`
+/// -> `docker://nvcr.io#nvidia/x:1`): the user logs in, it names no image.
+[[nodiscard]] std::string without_enroot_user(std::string_view uri);
+
+/// The name by which a later call finds an image the script made, from the
+/// word as written: its last path component (`$SCRATCH/x.sqsh` -> `x.sqsh`),
+/// or, when that is computed, the variable it is (`"${CONT_FILE}"` ->
+/// `$CONT_FILE`: the same variable names the same file); else empty.
+[[nodiscard]] std::string made_image_key(std::string_view written);
 
 /// The last path component of an image as written (`"$SCRATCH/x.sif"` ->
 /// `x.sif`), quotes removed; empty when that part is computed.

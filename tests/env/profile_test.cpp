@@ -2,6 +2,8 @@
 // command-line flags > profile > what the script implies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "profile/profile.hpp"
 #include "translate.hpp"
 
@@ -171,6 +173,22 @@ TEST(ProfilePrecedence, ProfileModuleAndCondaMappings) {
   ASSERT_TRUE(t.workload);
   EXPECT_EQ(t.workload->environment.dependencies,
             (std::vector<std::string>{"mylib==1.2", "-r envs/esm.txt"}));
+}
+
+// `source activate ENV` is conda's legacy activation: the same mapping.
+TEST(ProfilePrecedence, LegacySourceActivateUsesTheCondaMapping) {
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\nsource activate esm\npython t.py\n",
+                with_profile("conda_envs: {esm: envs/esm.txt}\n"));
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.dependencies, (std::vector<std::string>{"-r envs/esm.txt"}));
+  const auto it = std::ranges::find_if(
+      t.diagnostics, [](const Diagnostic& d) { return d.code == Code::setup_command_removed; });
+  ASSERT_NE(it, t.diagnostics.end());
+  EXPECT_EQ(it->message,
+            "conda environment esm is replaced by environment.dependencies `-r envs/esm.txt` "
+            "(from the site profile)");
 }
 
 // `conda run -n ENV CMD`: CMD stays and runs in the workload's environment,

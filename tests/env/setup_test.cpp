@@ -170,8 +170,12 @@ INSTANTIATE_TEST_SUITE_P(
         SetupCase{"module swap PrgEnv-cray PrgEnv-gnu\n", "module swap"},
         SetupCase{"spack load cudnn@9 nccl\n", "cudnn@9, nccl come with"},
         SetupCase{"conda activate esm\n", "conda environment esm does not exist"},
-        SetupCase{"source activate esm\n",
-                  "the virtual environment activated by `source activate`"},
+        SetupCase{"source activate esm\n", "conda environment esm does not exist"},
+        SetupCase{"source activate\n", "conda environment base does not exist"},
+        SetupCase{"source ~/miniconda3/bin/activate chess\n",
+                  "conda environment chess does not exist"},
+        SetupCase{"source \"$HOME/venv/bin/activate\"\n",
+                  "the virtual environment activated by `source \"$HOME/venv/bin/activate\"`"},
         SetupCase{"mamba activate jax\n", "conda environment jax"},
         SetupCase{"source \"$VENV/bin/activate\"\n", "virtual environment"},
         SetupCase{"deactivate\n", "`deactivate` ends a virtual environment"},
@@ -735,7 +739,7 @@ TEST(Containers, ContainerEnginesTheNodesLackAreReported) {
       run("docker pull nvcr.io/nvidia/pytorch:24.01-py3\n"
           "docker run --gpus all --rm -v $PWD:/ws nvcr.io/nvidia/pytorch:24.01-py3 python t.py\n"
           "srun podman run --rm img python t.py\n"
-          "timeout 1h enroot start --mount $PWD:/ws pytorch python t.py\n"
+          "timeout 1h enroot start --conf site.sh pytorch python t.py\n"
           "echo docker run is not here\n"
           "nvidia-docker exec trainer python t.py\n");
   std::vector<std::string> reported;
@@ -746,7 +750,9 @@ TEST(Containers, ContainerEnginesTheNodesLackAreReported) {
     }
   }
   // docker and podman run are unwrapped now (Containers.DockerRun...), and
-  // docker pull removed (ImageSteps.DockerUpkeepLinesAreRemoved).
+  // docker pull removed (ImageSteps.DockerUpkeepLinesAreRemoved); enroot
+  // start is unwrapped too (Containers.EnrootStart...), but not with a
+  // configuration script of the cluster's.
   EXPECT_EQ(reported,
             (std::vector<std::string>{"`enroot start` +image", "`nvidia-docker exec` +image"}));
   EXPECT_EQ(lines_of(t, Code::container_image_step), std::vector<uint32_t>{3});
@@ -1399,9 +1405,10 @@ TEST(ImageSteps, OtherSubcommandsAreReportedAsMissingEngines) {
 
 // Each container engine is known by name, whatever its length or first letter.
 TEST(ImageSteps, EveryEngineIsReportedAsMissing) {
-  for (const char* line : {"docker exec c true\n", "podman logs c\n", "enroot list\n",
-                           "ch-run --version\n", "sarus images\n", "nerdctl wait c\n",
-                           "udocker ps\n", "charliecloud --version\n", "apptainer --version\n"}) {
+  for (const char* line :
+       {"docker exec c true\n", "podman logs c\n", "enroot exec 42 true\n", "ch-run --version\n",
+        "sarus images\n", "nerdctl wait c\n", "udocker inspect c\n", "charliecloud --version\n",
+        "apptainer --version\n"}) {
     const Translation t = run(std::string(line) + "python t.py\n");
     EXPECT_TRUE(has_code(t, Code::container_engine_unavailable)) << line;
   }
@@ -1479,6 +1486,159 @@ TEST(ImageSteps, ADockerListingThatIsReadStays) {
   EXPECT_TRUE(command_has(t, "\nIDs=$(docker ps -aq)\n")) << t.workload->command;
   EXPECT_EQ(lines_of(t, Code::container_engine_unavailable), (std::vector<uint32_t>{4, 5}));
   EXPECT_EQ(lines_of(t, Code::container_image_step), std::vector<uint32_t>{6});
+}
+
+// enroot: `import [-o FILE] docker://[USER@][REGISTRY#]IMAGE[:TAG]` and
+// `create [-n NAME] FILE` make what `start` runs, and go (S2A5027); `start`
+// is unwrapped like `singularity exec`, its NAME followed back to the
+// imported image; `remove` is upkeep.
+TEST(Containers, EnrootStartRunsTheImageItsContainerWasImportedFrom) {
+  const Translation t =
+      run("enroot import -o $SCRATCH/pt.sqsh "
+          "'docker://$oauthtoken@nvcr.io#nvidia/pytorch:23.10-py3'\n"
+          "enroot create --force -n pt $SCRATCH/pt.sqsh\n"
+          "enroot start --rw --root -m /scratch/u/data:/data -e WANDB_MODE=offline -e HOME pt "
+          "python train.py --data /data\n"
+          "enroot remove -f pt\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:23.10-py3");
+  EXPECT_TRUE(command_has(t, "\nWANDB_MODE=offline python train.py --data /data\n"))
+      << t.workload->command;
+  EXPECT_EQ(lines_of(t, Code::container_image_step), (std::vector<uint32_t>{3, 4, 6}));
+  EXPECT_FALSE(has_code(t, Code::container_engine_unavailable));
+  EXPECT_FALSE(has_code(t, Code::container_image_unknown));
+  EXPECT_NE(messages_of(t, Code::container_wrapper_removed).find("`enroot start` is removed"),
+            std::string::npos);
+  EXPECT_NE(messages_of(t, Code::container_mounts).find("/scratch/u/data"), std::string::npos)
+      << messages_of(t, Code::container_mounts);
+  EXPECT_NE(messages_of(t, Code::container_image_registration)
+                .find("pt, created from docker://nvcr.io#nvidia/pytorch:23.10-py3"),
+            std::string::npos)
+      << messages_of(t, Code::container_image_registration);
+  // -w is enroot's --rw, no working directory; -e HOME passed the script's own.
+  EXPECT_FALSE(has_code(t, Code::container_option_dropped));
+  EXPECT_NE(hints_of(t, Code::container_image_step).find("nvcr.io/nvidia/pytorch:23.10-py3"),
+            std::string::npos)
+      << hints_of(t, Code::container_image_step);
+}
+
+TEST(Containers, EnrootImportNamesItsFileInEveryForm) {
+  struct Case {
+    const char* import;
+    const char* started;
+    const char* image;
+  };
+  const Case cases[] = {
+      // No -o: enroot saves IMAGE+TAG.sqsh, `/` as `+`, without the registry.
+      {"enroot import docker://nvcr.io#nvidia/pytorch:23.10-py3", "nvidia+pytorch+23.10-py3.sqsh",
+       "nvcr.io/nvidia/pytorch:23.10-py3"},
+      {"srun -N1 enroot import --output=/scratch/u/ubuntu.sqsh docker://ubuntu:22.04",
+       "/scratch/u/ubuntu.sqsh", "docker.io/ubuntu:22.04"},
+      {"enroot import -o ./x.sqsh docker://ghcr.io#org/img\nenroot create x.sqsh", "x",
+       "ghcr.io/org/img:latest"},
+  };
+  for (const Case& c : cases) {
+    const Translation t =
+        run(std::string(c.import) + "\nenroot start " + c.started + " python t.py\n");
+    ASSERT_TRUE(t.workload) << c.import;
+    EXPECT_EQ(t.workload->environment.docker_image, c.image) << c.import;
+    EXPECT_TRUE(command_has(t, "\npython t.py\n")) << t.workload->command;
+    EXPECT_FALSE(has_code(t, Code::container_engine_unavailable)) << c.import;
+  }
+}
+
+// A container the script does not follow back to an image is a placeholder;
+// what stops an unwrap keeps the line, saying which word.
+TEST(Containers, EnrootStartOfAnUnknownContainerOrWithAnObstacle) {
+  const Translation t =
+      run("enroot start --rw -m /cgi/data:/develop/data rcdo python3 /develop/code/x.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.docker_image, "REGISTRY.EXAMPLE.COM/REPLACE-ME/rcdo:latest");
+  EXPECT_NE(messages_of(t, Code::container_image_unknown)
+                .find("is a container or image file enroot made on the cluster"),
+            std::string::npos)
+      << messages_of(t, Code::container_image_unknown);
+  EXPECT_TRUE(command_has(t, "\npython3 /develop/code/x.py\n")) << t.workload->command;
+  struct Case {
+    const char* line;
+    const char* why;
+  };
+  const Case cases[] = {
+      {"enroot start --rc run.sh pt python t.py", "`--rc` replaces the container's command"},
+      {"enroot start --frob pt python t.py", "`--frob` is an option not known"},
+      {"udocker run --location=/scratch/root python t.py", "is an option not known"},
+      {"udocker run --entrypoint=bash snk -c true", "`--entrypoint=bash` replaces the image's"},
+  };
+  for (const Case& c : cases) {
+    const Translation kept = run(std::string(c.line) + "\n");
+    ASSERT_TRUE(kept.workload) << c.line;
+    EXPECT_NE(messages_of(kept, Code::container_engine_unavailable).find(c.why), std::string::npos)
+        << messages_of(kept, Code::container_engine_unavailable);
+    EXPECT_TRUE(command_has(kept, c.line)) << kept.workload->command;
+  }
+}
+
+// Options gathered in a variable by appending to it (`X="${X} --env K=V"`,
+// `X+=" -v a:b"`, then `X="${X:1}"`) are options, not the image: the call
+// stays, saying so, instead of running `${MOUNTS} NAME cmd`.
+TEST(Containers, EnrootAndUdockerOptionsBuiltInAVariableKeepTheLine) {
+  const Translation t =
+      run("ENV_KWARGS=\"\"\nfor v in A B; do ENV_KWARGS=\"${ENV_KWARGS} --env ${v}=1\"; done\n"
+          "ENV_KWARGS=\"${ENV_KWARGS:1}\"\n"
+          "MountOpts=\"\"\nMountOpts+=\" -v ${HostData}:/data\"\n"
+          "enroot start --rw ${ENV_KWARGS} pt python t.py\n"
+          "udocker run ${MountOpts} snk python t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "enroot start --rw ${ENV_KWARGS} pt python t.py"))
+      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "udocker run ${MountOpts} snk python t.py")) << t.workload->command;
+  const std::string kept = messages_of(t, Code::container_engine_unavailable);
+  EXPECT_NE(kept.find("`${ENV_KWARGS}` holds options of the call"), std::string::npos) << kept;
+  EXPECT_NE(kept.find("`${MountOpts}` holds options of the call"), std::string::npos) << kept;
+  EXPECT_FALSE(has_code(t, Code::container_image_unknown));
+}
+
+// udocker: `pull IMAGE` and `create --name=NAME IMAGE` go (NAME is IMAGE),
+// `setup`/`rm` are upkeep, `run [OPTIONS] NAME|IMAGE CMD` is unwrapped like
+// docker run, in udocker's spellings (`-v=a:b`, `--env=A=1`).
+TEST(Containers, UdockerRunIsUnwrappedLikeDockerRun) {
+  const Translation t =
+      run("udocker pull hcibioinformatics/public:SnakeMakeBioApps_1\n"
+          "udocker create --name=snk hcibioinformatics/public:SnakeMakeBioApps_1\n"
+          "udocker setup --execmode=F3 snk\n"
+          "udocker run --rm -v=/scratch/u/data:/data --env=ALPHA=1 --hostenv snk "
+          "snakemake --cores 8\n"
+          "udocker rm snk\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.docker_image,
+            "docker.io/hcibioinformatics/public:SnakeMakeBioApps_1");
+  EXPECT_TRUE(command_has(t, "\nALPHA=1 snakemake --cores 8\n")) << t.workload->command;
+  EXPECT_EQ(lines_of(t, Code::container_image_step), (std::vector<uint32_t>{3, 4, 5, 7}));
+  EXPECT_FALSE(has_code(t, Code::container_engine_unavailable));
+  EXPECT_NE(messages_of(t, Code::container_mounts).find("/scratch/u/data"), std::string::npos);
+  EXPECT_NE(messages_of(t, Code::container_wrapper_removed).find("`udocker run` is removed"),
+            std::string::npos);
+
+  // A container made elsewhere: the placeholder, saying so.
+  const Translation unknown = run("udocker run -v /data/x:/res sgabox sga index -t 16 /res/a.fq\n");
+  ASSERT_TRUE(unknown.workload);
+  EXPECT_TRUE(command_has(unknown, "\nsga index -t 16 /res/a.fq\n")) << unknown.workload->command;
+  EXPECT_NE(messages_of(unknown, Code::container_image_unknown)
+                .find("the image sgabox is a container or image file udocker made on the cluster"),
+            std::string::npos)
+      << messages_of(unknown, Code::container_image_unknown);
+}
+
+// A listing whose output something reads stays, reported.
+TEST(ImageSteps, EnrootAndUdockerListingsThatAreReadStay) {
+  const Translation t =
+      run("if [[ \"$(enroot list)\" ]]; then enroot remove -f $(enroot list); fi\n"
+          "udocker ps | grep snk\n"
+          "python t.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "\nudocker ps | grep snk\n")) << t.workload->command;
+  EXPECT_EQ(lines_of(t, Code::container_image_step), std::vector<uint32_t>{3});
+  EXPECT_TRUE(has_code(t, Code::container_engine_unavailable));
 }
 
 // `PY="singularity exec --nv $SIF python"` ... `$PY train.py`: the call
