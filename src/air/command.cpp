@@ -56,6 +56,144 @@ std::string_view site_mpi_launcher(std::string_view program) {
   return {};
 }
 
+/// Where a command stands in the pipeline holding it.
+struct PipelinePlace {
+  const ast::Command* pipeline = nullptr;
+  const ast::ListItem* statement = nullptr;  // when the pipeline is the statement
+  size_t stage = 0;                          // the command's index in pipeline->children
+};
+
+std::optional<PipelinePlace> find_pipeline(const ast::List& list, const ast::Command& stage,
+                                           bool tested);
+
+/// An `if`, `elif`, `while` or `until` condition: what its statements
+/// return is tested.
+bool is_condition(const ast::Command& command, size_t block) {
+  if (command.kind == ast::CommandKind::if_clause) {
+    return block % 2 == 0 && block + 1 < command.blocks.size();
+  }
+  return block == 0 && (command.kind == ast::CommandKind::while_clause ||
+                        command.kind == ast::CommandKind::until_clause);
+}
+
+/// `tested`: what `command` returns is read (an `if` condition, a stage of
+/// an `&&` list); statements nested in it are then not ones of their own
+/// either (`if { conda env list | grep -q x; }; then`).
+std::optional<PipelinePlace> find_pipeline(const ast::Command& command,
+                                           const ast::ListItem* statement,
+                                           const ast::Command& stage, bool tested) {
+  if (command.kind == ast::CommandKind::simple) return std::nullopt;
+  if (command.kind == ast::CommandKind::pipeline) {
+    for (size_t i = 0; i < command.children.size(); ++i) {
+      if (&command.children[i] == &stage) return PipelinePlace{&command, statement, i};
+    }
+  }
+  for (const ast::Command& child : command.children) {
+    if (auto found = find_pipeline(child, nullptr, stage, true)) return found;
+  }
+  for (size_t b = 0; b < command.blocks.size(); ++b) {
+    if (auto found = find_pipeline(command.blocks[b], stage, tested || is_condition(command, b))) {
+      return found;
+    }
+  }
+  for (const ast::CaseItem& item : command.case_items) {
+    if (auto found = find_pipeline(item.body, stage, tested)) return found;
+  }
+  return std::nullopt;
+}
+
+/// Only the items whose span holds the stage are walked into. A statement
+/// of a condition is not one of its own: the test reads what it returns.
+std::optional<PipelinePlace> find_pipeline(const ast::List& list, const ast::Command& stage,
+                                           bool tested) {
+  for (const ast::ListItem& item : list.items) {
+    if (item.span.begin > stage.span.begin || stage.span.end > item.span.end) continue;
+    if (auto found = find_pipeline(item.command, tested ? nullptr : &item, stage, tested)) {
+      return found;
+    }
+  }
+  return std::nullopt;
+}
+
+/// `squeue -u me | grep "$2"` then `[[ $? == 0 ]] && exit`, or a bare
+/// `exit`/`return`: the line after `span` (or the rest of its own) reads
+/// the status it leaves.
+bool status_read_after(std::string_view text, Span span) {
+  size_t end = text.find('\n', span.end);
+  std::string_view next_line;
+  while (end != std::string_view::npos && end + 1 < text.size()) {
+    const size_t next = text.find('\n', end + 1);
+    next_line = text.substr(end + 1, next - end - 1);
+    end = next;
+    if (next_line.find_first_not_of(" \t") != std::string_view::npos) break;
+  }
+  const std::string_view rest = text.substr(span.end, std::min(end, text.size()) - span.end);
+  if (rest.find("$?") != std::string_view::npos || rest.find("${?}") != std::string_view::npos ||
+      rest.find("PIPESTATUS") != std::string_view::npos) {
+    return true;
+  }
+  const size_t first = next_line.find_first_not_of(" \t");
+  const size_t last = next_line.find_last_not_of(" \t;");
+  if (first == std::string_view::npos || last == std::string_view::npos) return false;
+  const std::string_view word = next_line.substr(first, last + 1 - first);
+  return word == "exit" || word == "return";
+}
+
+/// `< file`, `<<<"$PAT"`, `2>/dev/null`, `2>&1`: a redirection that writes
+/// no file.
+bool writes_no_file(const ast::Redirect& redirect) {
+  const std::string& op = redirect.op;
+  if (op == "<" || op == "<<" || op == "<<-" || op == "<<<") return true;
+  std::optional<std::string> storage;
+  const auto target = slurm::literal_view(redirect.target, storage);
+  if (!target) return false;
+  if (*target == "/dev/null") return true;
+  return (op == ">&" || op == "<&") && (is_digits(*target) || *target == "-");
+}
+
+/// `echo "$PAT"`, `printf '%s' X`, `cat token.txt`, `cat <<EOF`: a stage
+/// whose only effect is what it writes into the pipe.
+bool only_feeds_the_pipe(const ast::Command& stage) {
+  if (stage.kind != ast::CommandKind::simple || stage.words.empty()) return false;
+  std::optional<std::string> storage;
+  const std::string_view program = slurm::program_view(stage.words.front(), storage);
+  return contains({"echo"sv, "printf"sv, "cat"sv}, program) &&
+         std::all_of(stage.redirects.begin(), stage.redirects.end(), writes_no_file);
+}
+
+/// `grep torch`, `sort -u`, `tail -n +2`, `sed -e 's/^/# /'`: a stage that
+/// only filters what it reads into the job's log (no file written).
+bool only_prints_its_input(const ast::Command& stage) {
+  if (stage.kind != ast::CommandKind::simple || stage.words.empty()) return false;
+  std::optional<std::string> storage;
+  const std::string_view program = slurm::program_view(stage.words.front(), storage);
+  if (!contains(
+          {"grep"sv, "egrep"sv, "fgrep"sv, "head"sv, "tail"sv, "sort"sv, "uniq"sv, "wc"sv, "cut"sv,
+           "tr"sv, "sed"sv, "awk"sv, "gawk"sv, "column"sv, "cat"sv, "less"sv, "more"sv},
+          program)) {
+    return false;
+  }
+  // `sed -i` edits files.
+  const bool edits_files =
+      program == "sed"sv &&
+      std::any_of(stage.words.begin() + 1, stage.words.end(), [](const ast::Word& w) {
+        std::optional<std::string> copy;
+        const auto arg = slurm::literal_view(w, copy);
+        return arg && (arg->starts_with("-i") || arg->starts_with("--in-place"));
+      });
+  return !edits_files &&
+         std::all_of(stage.redirects.begin(), stage.redirects.end(), writes_no_file);
+}
+
+/// `grep x`, `egrep -v y`: a stage whose status is 1 when it reads no
+/// input (it selected no line).
+bool fails_on_no_input(const ast::Command& stage) {
+  if (stage.kind != ast::CommandKind::simple || stage.words.empty()) return false;
+  std::optional<std::string> storage;
+  const std::string_view program = slurm::program_view(stage.words.front(), storage);
+  return contains({"grep"sv, "egrep"sv, "fgrep"sv}, program);
+}
+
 /// Slurm commands that only print something about the job or the cluster
 /// (`seff $SLURM_JOB_ID`, `sacct -j ...`, `scontrol show job ...`), and
 /// sites' job-statistics reports built on them: Princeton's `jobstats`,
@@ -504,9 +642,22 @@ class CommandMapper final : public CommandEditor {
   /// lines becomes a comment, so the reader sees what went; one sharing its
   /// line with other code becomes `:` so the syntax around it stays valid.
   /// `shown`, when given, is put in the comment instead of the source text.
+  /// A stage of a pipeline goes through remove_pipeline_stage().
   void remove_statement(const Site& site, std::string reason, std::string_view shown) override {
-    const uint32_t view = site.view;
-    const Span span = site.statement ? site.statement->span : site.command->span;
+    if (site.statement == nullptr) {
+      if (const std::optional<PipelinePlace> place = pipeline_of(site)) {
+        remove_pipeline_stage(site, *place, std::move(reason), shown);
+        return;
+      }
+    }
+    remove_text(site.view, site.statement, site.command->span, std::move(reason), shown);
+  }
+
+  /// Takes `command` (the statement's, when it is one) out of the view:
+  /// commented out when the statement is alone on its lines, else `:`.
+  void remove_text(uint32_t view, const ast::ListItem* statement, Span command, std::string reason,
+                   std::string_view shown) {
+    const Span span = statement ? statement->span : command;
     const std::string_view text = body_.views[view].text;
     const size_t line_begin = text.rfind('\n', span.begin == 0 ? 0 : span.begin - 1);
     const size_t from = line_begin == std::string_view::npos ? 0 : line_begin + 1;
@@ -517,17 +668,175 @@ class CommandMapper final : public CommandEditor {
     const std::string_view after = text.substr(span.end, line_end - span.end);
     const size_t after_code = after.find_first_not_of(" \t;");
     const bool alone_after = after_code == std::string_view::npos || after[after_code] == '#';
-    if (site.statement && alone_before && alone_after && !site.statement->background) {
+    if (statement && alone_before && alone_after && !statement->background) {
       replace(view, span, as_comment(shown.empty() ? source(view, span) : shown),
               std::move(reason));
       commented_out_.emplace(view, span.begin);
     } else {
       // A comment would end the line for the statements beside it; a quoted
       // `:` argument is inert (no expansion) and says what was here.
-      const std::string_view removed = shown.empty() ? source(view, site.command->span) : shown;
-      replace(view, site.command->span, ": " + single_quote("[slurm2air] " + std::string(removed)),
+      const std::string_view removed = shown.empty() ? source(view, command) : shown;
+      replace(view, command, ": " + single_quote("[slurm2air] " + std::string(removed)),
               std::move(reason));
     }
+  }
+
+  // --- a removed command that is one stage of a pipeline ---------------------
+
+  /// `echo $PAT | docker login --password-stdin`, `conda list | grep torch`:
+  /// `:` in place of the stage would not read the pipe (its writer may die
+  /// of SIGPIPE, which fails the line under `set -o pipefail`) and the
+  /// commands reading the stage would read nothing. So: a pipeline whose
+  /// other stages only feed the stage (echo, printf, cat) or only filter
+  /// what it printed to the log (grep, sort, tail, ...) goes whole; else the
+  /// stage becomes `:` when it is the first (its readers get no input) or
+  /// a `cat >/dev/null` that drains its writer. The reports just made for
+  /// the stage say which (restate_removal()).
+  void remove_pipeline_stage(const Site& site, const PipelinePlace& place, std::string reason,
+                             std::string_view shown) {
+    const ast::Command& pipeline = *place.pipeline;
+    const auto& stages = pipeline.children;
+    const auto before = std::span(stages).first(place.stage);
+    const auto after = std::span(stages).subspan(place.stage + 1);
+    const bool fed_only = std::all_of(before.begin(), before.end(), only_feeds_the_pipe);
+    // Readers change what a test of the pipeline finds: only a statement of
+    // its own, not negated, whose status the next line does not read
+    // (`$?`), loses nothing when they go.
+    const bool statement = place.statement != nullptr && !pipeline.negated &&
+                           !status_read_after(body_.views[site.view].text, place.statement->span);
+    const bool read_only_to_log =
+        after.empty() ||
+        (statement && std::all_of(after.begin(), after.end(), only_prints_its_input));
+    const std::string stage_shown(shown.empty() ? source(site.view, site.command->span) : shown);
+    if (fed_only && read_only_to_log) {
+      for (const ast::Command& feeder : before) {
+        if (const Site* fed = site_of(feeder)) setup_.report_credential_removed_with_pipeline(*fed);
+      }
+      const Span whole{stages.front().span.begin, stages.back().span.end};
+      const std::string others = programs_of(before.empty() ? after : before);
+      const std::string fate =
+          std::string(statement && place.statement->command.kind == ast::CommandKind::pipeline
+                          ? "the whole pipeline is removed"
+                          : "the whole pipeline is replaced by `:`") +
+          " (" + others + (before.empty() ? " only filtered what it printed)" : " only fed it)");
+      restate_removal(site, fate, file_span(site.view, whole));
+      remove_text(site.view, statement ? place.statement : nullptr, whole,
+                  std::move(reason) + "; " + fate,
+                  shown.empty() ? std::string()
+                                : pipeline_shown(site.view, pipeline, place.stage, stage_shown));
+      return;
+    }
+    std::string fate;
+    std::string replacement = ": " + single_quote("[slurm2air] " + stage_shown);
+    if (!before.empty()) {
+      // Drained, the writer runs to its end as it did under Slurm.
+      replacement = "{ " + replacement + "; cat >/dev/null; }";
+      fate = "it is replaced in its pipeline by a `cat >/dev/null` that drains what " +
+             programs_of(before) + " writes (so it does not die of SIGPIPE)";
+    } else {
+      fate = "it is replaced in its pipeline by `:`, which prints nothing";
+    }
+    if (!after.empty()) fate += ", and " + programs_of(after) + " reads no input";
+    // `ml 2>&1 | grep 1 >> info.txt`: the file is written (empty) as the
+    // readers run, but grep, selecting nothing, would fail the line and end
+    // a `set -e` script. A test of the pipeline (`if conda env list | grep
+    // -q env`) keeps its status: false is the answer on AI Runtime.
+    const auto grep = std::find_if(after.begin(), after.end(), fails_on_no_input);
+    const bool guard = statement && grep != after.end();
+    if (grep != after.end() && !guard) {
+      fate += ", so the pipeline's status is that of `" + slurm::program_name(grep->words.front()) +
+              "` selecting nothing";
+    }
+    if (guard) {
+      fate += "; `|| :` after the pipeline keeps `" + slurm::program_name(grep->words.front()) +
+              "`, which then selects nothing, from failing the line (and ending a `set -e` "
+              "script)";
+    }
+    restate_removal(site, fate, std::nullopt);
+    replace(site.view, site.command->span, std::move(replacement), reason + "; " + fate);
+    if (guard) {
+      edit(site.view, Span{pipeline.span.end, pipeline.span.end}, " || :",
+           std::move(reason) + "; `|| :` after a pipeline whose " +
+               slurm::program_name(grep->words.front()) + " reads no input");
+    }
+  }
+
+  /// The reports the rule removing `site` just made (since site_reports_begin_,
+  /// inside its command) say what happened: `fate` takes the place of
+  /// kLineRemoved, or follows the message; `covering` widens their span to
+  /// the pipeline removed with the stage.
+  void restate_removal(const Site& site, const std::string& fate, std::optional<Span> covering) {
+    const Span stage = file_span(site.view, site.command->span);
+    Diagnostic* first = nullptr;
+    bool restated = false;
+    for (size_t i = site_reports_begin_; i < diagnostics_.size(); ++i) {
+      Diagnostic& d = diagnostics_[i];
+      if (d.span.begin < stage.begin || d.span.end > stage.end) continue;
+      if (first == nullptr) first = &d;
+      if (covering) d.span = *covering;
+      if (const size_t at = d.message.find(kLineRemoved); at != std::string::npos) {
+        d.message.replace(at, kLineRemoved.size(), fate);
+        restated = true;
+      } else if (const size_t and_at = d.message.find(kAndIsRemoved); and_at != std::string::npos) {
+        d.message.replace(and_at, kAndIsRemoved.size(), "; " + fate);
+        restated = true;
+      }
+    }
+    if (!restated && first != nullptr) first->message += "; " + fate;
+  }
+
+  /// The pipeline as the comment shows it when the rule showed the stage
+  /// without its arguments (they may hold a password): the stage as
+  /// `shown`, the others by their program only.
+  std::string pipeline_shown(uint32_t view, const ast::Command& pipeline, size_t stage,
+                             const std::string& shown) const {
+    std::string text;
+    for (size_t i = 0; i < pipeline.children.size(); ++i) {
+      const ast::Command& command = pipeline.children[i];
+      if (i > 0) text += " " + pipeline.ops[i - 1] + " ";
+      if (i == stage) {
+        text += shown;
+      } else if (command.kind == ast::CommandKind::simple && !command.words.empty()) {
+        text += std::string(source(view, command.words.front().span)) + " ...";
+      } else {
+        text += source(view, command.span);
+      }
+    }
+    return text;
+  }
+
+  /// "`echo`", "`grep`, `sort`": the programs of some stages, as written.
+  static std::string programs_of(std::span<const ast::Command> stages) {
+    std::vector<std::string> names;
+    for (const ast::Command& stage : stages) {
+      std::string name = stage.kind == ast::CommandKind::simple && !stage.words.empty()
+                             ? "`" + slurm::program_name(stage.words.front()) + "`"
+                             : std::string("a compound command");
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        names.push_back(std::move(name));
+    }
+    std::string text;
+    for (size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : ", ") + names[i];
+    return text;
+  }
+
+  /// The site of a simple command (rare: a linear search).
+  const Site* site_of(const ast::Command& command) const {
+    for (const Site& site : body_.sites) {
+      if (site.command == &command) return &site;
+    }
+    return nullptr;
+  }
+
+  /// The pipeline `site` is a stage of, if any (asked only of a removed
+  /// command that is not a statement of its own: a walk of its script).
+  std::optional<PipelinePlace> pipeline_of(const Site& site) const {
+    const ast::Script* script = site.view == 0 ? &body_.parse.script : nullptr;
+    for (const auto& nested : body_.nested) {
+      if (script == nullptr && nested->view == site.view) script = &nested->parse.script;
+    }
+    if (script == nullptr) return std::nullopt;
+    return find_pipeline(script->body, *site.command, false);
   }
 
   /// `text` as a comment of the translation: each of its lines after `# `.
@@ -696,6 +1005,7 @@ class CommandMapper final : public CommandEditor {
   }
 
   void remove_statement_if_replaced_by_runtime(const Site& site) {
+    site_reports_begin_ = diagnostics_.size();
     if (site.context.in_substitution) {
       report_setup_tool_output(site);
       return;
@@ -941,8 +1251,9 @@ class CommandMapper final : public CommandEditor {
     if (!only_reports_on_slurm(site.program, *site.command)) return false;
     report(Code::slurm_command_in_body, site.view, site.command->span,
            "`" + site.program +
-               "` reports on the Slurm job, which does not exist on AI Runtime; the line is "
-               "removed, since its \"command not found\" would fail the run as the last command",
+               "` reports on the Slurm job, which does not exist on AI Runtime, and its "
+               "\"command not found\" would fail the run as the last command; " +
+               std::string(kLineRemoved),
            "the run's state, duration and logs are shown by `databricks air get` and in the "
            "MLflow run");
     remove_statement(site, "a Slurm command with no job to report on", {});
@@ -970,8 +1281,8 @@ class CommandMapper final : public CommandEditor {
            "`" + site.program +
                "` needs the terminal type in TERM, which sbatch passed on from the submitting "
                "shell; TERM is not among the variables AI Runtime sets, and without it `" +
-               site.program +
-               "` prints an error and fails (ending a `set -e` script); the line is removed",
+               site.program + "` prints an error and fails (ending a `set -e` script); " +
+               std::string(kLineRemoved),
            "a run's log has no screen to control; set TERM in the command if the program "
            "needs one");
     remove_statement(site, "terminal control with no terminal", {});
@@ -1649,6 +1960,7 @@ class CommandMapper final : public CommandEditor {
   // --- pass 2: every other command ------------------------------------------
 
   void map_site(const Site& site) {
+    site_reports_begin_ = diagnostics_.size();
     setup_.hide_inline_secrets(site);
     replace_host_list(site);
     if (is_replaced(site.view, site.command->span)) return;
@@ -3997,6 +4309,7 @@ class CommandMapper final : public CommandEditor {
   std::vector<Span> portable_counts_;        // literal counts now $LOCAL_WORLD_SIZE/$WORLD_SIZE
   std::vector<OwnName> own_slurm_names_;     // SLURM* names the script sets (rare: a scan)
   std::set<std::pair<uint32_t, uint32_t>> commented_out_;  // (view, begin) of removed statements
+  size_t site_reports_begin_ = 0;  // diagnostics_ from here on were made for the site in hand
   CommandMapping result_;
   SetupResult setup_result_;
   SetupMapper setup_;  // environment rules (setup.cpp); edits through this mapper

@@ -771,30 +771,30 @@ bool SetupMapper::remove_container_image_step(const Site& site) {
   if (shifter_gateway) {
     message = "`" + written +
               "` asks the cluster's shifter image gateway; AI Runtime nodes have no shifterimg, "
-              "so the line is removed";
+              "so " +
+              std::string(kLineRemoved);
     hint =
         "nothing to do: AI Runtime pulls environment.docker_image itself (a `shifter --image` "
         "of the script becomes it)";
   } else if (const auto fetch = slurm::find_image_fetch(words, start, text)) {
     message = "`" + written + "` " + (fetch->build ? "builds" : "pulls") +
               " an image on the cluster; AI Runtime nodes have no " + std::string(program) +
-              ", so the line is removed";
+              ", so " + std::string(kLineRemoved);
     hint = image_source_hint(
         fetch->source < words.size() ? slurm::literal_value(words[fetch->source]) : std::nullopt,
         fetch->build);
   } else if (const auto instance = slurm::find_instance_start(words, start, text)) {
     message = "`" + written + "` starts an instance of the image; AI Runtime nodes have no " +
-              std::string(program) +
-              ", so the line is removed and commands run in the instance run directly in the "
+              std::string(program) + ", so " + std::string(kLineRemoved) +
+              " and commands run in the instance run directly in the "
               "workload's environment";
     hint =
         "the image's startscript does not run: start any service it ran (a database, a "
         "server) in the command";
   } else if (words.size() >= start + 3 && slurm::literal_is(words[start + 1], "instance") &&
              slurm::literal_is(words[start + 2], "stop")) {
-    message = "`" + written +
-              "` stops an instance, which AI Runtime nodes do not have; the line "
-              "is removed";
+    message = "`" + written + "` stops an instance, which AI Runtime nodes do not have; " +
+              std::string(kLineRemoved);
   } else {
     return false;
   }
@@ -838,7 +838,8 @@ bool SetupMapper::remove_docker_image_step(const Site& site, size_t start,
   } else {
     message += "manages the cluster's images or containers";
   }
-  message += "; AI Runtime nodes have no " + std::string(engine) + ", so the line is removed";
+  message +=
+      "; AI Runtime nodes have no " + std::string(engine) + ", so " + std::string(kLineRemoved);
   editor_.report(Code::container_image_step, site.view, whole, message, hint);
   editor_.remove_statement(site, "AI Runtime nodes have no " + std::string(engine),
                            step->login ? std::string_view(shown) : std::string_view());
@@ -991,18 +992,20 @@ bool SetupMapper::map_setup_command(const Site& site) {
     if (activate) {
       report_conda_activation(site, slurm::literal_value(command.words[2]).value_or(""));
     } else {
-      editor_.report(Code::setup_command_removed, site.view, command.span,
-                     "`" + first + "` does not exist on AI Runtime nodes and is removed",
-                     std::string(kCondaPackagesHint));
+      editor_.report(
+          Code::setup_command_removed, site.view, command.span,
+          "`" + first + "` does not exist on AI Runtime nodes" + std::string(kAndIsRemoved),
+          std::string(kCondaPackagesHint));
     }
     editor_.remove_statement(site, "environment setup is done by AI Runtime's environment", {});
     return true;
   }
   if (site.program == "eval"sv) {
-    editor_.remove_statement(site, "conda's shell hook is not needed on AI Runtime", {});
+    // Reported first: a removed pipeline stage restates the report.
     editor_.report(Code::setup_command_removed, site.view, command.span,
                    "the conda shell hook is removed: AI Runtime nodes have no conda",
                    "list the environment's packages in environment.dependencies");
+    editor_.remove_statement(site, "conda's shell hook is not needed on AI Runtime", {});
     return true;
   }
   if (site.program == "deactivate"sv) {
@@ -1157,7 +1160,8 @@ void SetupMapper::report_module(const Site& site) {
   message += program;
   if (!sub.empty()) message += ' ';
   message += sub;
-  message += "` does not exist on AI Runtime nodes and is removed";
+  message += "` does not exist on AI Runtime nodes";
+  message += kAndIsRemoved;
   std::string_view separator = ": ";
   const auto add_part = [&](const std::vector<std::string>& names, std::string_view one,
                             std::string_view many, std::string_view rest) {
@@ -1555,6 +1559,38 @@ void SetupMapper::replace_word_with_secret(const Site& site, const ast::Word& wo
                   "the credential comes from secrets." + unique);
 }
 
+/// The literal KEY of `echo KEY | ... login ... --password-stdin`, if `site`
+/// is that echo (or printf).
+const ast::Word* SetupMapper::piped_password(const Site& site) const {
+  const auto& words = site.command->words;
+  if (words.size() < 2 || (site.program != "echo"sv && site.program != "printf"sv)) return nullptr;
+  const std::string_view text = body_.views[site.view].text;
+  size_t after = site.command->span.end;
+  while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+  const size_t line_end = std::min(text.find('\n', after), text.size());
+  const std::string_view rest = text.substr(after, line_end - after);
+  if (rest.empty() || rest.front() != '|' || rest.find("login") == std::string_view::npos ||
+      rest.find("--password-stdin") == std::string_view::npos) {
+    return nullptr;
+  }
+  const ast::Word& last = words.back();
+  std::optional<std::string> storage;
+  const auto arg = slurm::literal_view(last, storage);
+  return arg && !arg->empty() && arg->front() != '-' ? &last : nullptr;
+}
+
+void SetupMapper::report_credential_removed_with_pipeline(const Site& feeder) {
+  const ast::Word* key = piped_password(feeder);
+  if (key == nullptr) return;
+  result_.redactions.push_back(editor_.file_span(feeder.view, key->span));
+  editor_.report(Code::secret_in_script, feeder.view, key->span,
+                 "`" + feeder.program +
+                     "` hands a credential written in the script to a login that is removed "
+                     "with it; nothing on AI Runtime needs it (no secret is made), but it was "
+                     "exposed in the script",
+                 "rotate it and remove it from the script");
+}
+
 void SetupMapper::hide_inline_secrets(const Site& site) {
   const auto& words = site.command->words;
   if (words.empty()) return;
@@ -1588,22 +1624,11 @@ void SetupMapper::hide_inline_secrets(const Site& site) {
     }
   }
   // `echo KEY | docker login --password-stdin`: the producer of a login pipe.
-  if (words.size() >= 2 && (program == "echo"sv || program == "printf"sv)) {
-    const std::string_view text = body_.views[site.view].text;
-    size_t after = site.command->span.end;
-    while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
-    const size_t line_end = std::min(text.find('\n', after), text.size());
-    const std::string_view rest = text.substr(after, line_end - after);
-    if (!rest.empty() && rest.front() == '|' && rest.find("login") != std::string_view::npos &&
-        rest.find("--password-stdin") != std::string_view::npos) {
-      const ast::Word& last = words.back();
-      std::optional<std::string> storage;
-      if (auto arg = slurm::literal_view(last, storage);
-          arg && !arg->empty() && arg->front() != '-') {
-        replace_word_with_secret(site, last, *arg, 0, arg->size(), "REGISTRY_PASSWORD");
-        return;
-      }
-    }
+  if (const ast::Word* key = piped_password(site)) {
+    std::optional<std::string> storage;
+    const auto arg = slurm::literal_view(*key, storage);
+    replace_word_with_secret(site, *key, *arg, 0, arg->size(), "REGISTRY_PASSWORD");
+    return;
   }
   for (size_t i = 1; i < words.size(); ++i) {
     std::optional<std::string> storage;
@@ -2191,7 +2216,8 @@ void SetupMapper::unwrap_conda_run(const Site& site) {
       editor_.report(Code::setup_command_removed, site.view, site.command->span,
                      "`" + written +
                          "` names no command to run; conda does not exist on AI "
-                         "Runtime nodes and the line is removed",
+                         "Runtime nodes and " +
+                         std::string(kLineRemoved),
                      "remove the line");
       editor_.remove_statement(site, "conda does not exist on AI Runtime nodes", {});
       return;

@@ -35,12 +35,22 @@ struct SetupOptions {
   std::vector<std::string> container_variables;
 };
 
+/// How the report of a removal rule says the line goes. remove_statement()
+/// puts what happens instead in its place when the command is one stage of
+/// a pipeline (the pipeline goes whole, or the stage alone is replaced).
+inline constexpr std::string_view kLineRemoved = "the line is removed";
+/// The same after the program's name: "`conda` does not exist on AI Runtime
+/// nodes and is removed".
+inline constexpr std::string_view kAndIsRemoved = " and is removed";
+
 /// What the command mapper lends to the setup rules: its edits and reports.
 class CommandEditor {
  public:
   virtual ~CommandEditor() = default;
   /// Takes a statement out of the command; `shown` replaces the source text
-  /// in the comment left behind (used for lines holding a secret).
+  /// in the comment left behind (used for lines holding a secret). The
+  /// reports the rule made for the command just before say kLineRemoved
+  /// or kAndIsRemoved (or nothing) about its fate; for a pipeline stage they are restated.
   virtual void remove_statement(const slurm::Site& site, std::string reason,
                                 std::string_view shown) = 0;
   virtual void replace(uint32_t view, Span span, std::string replacement, std::string reason) = 0;
@@ -106,6 +116,9 @@ class SetupMapper {
   /// Pass 2: credentials written on a command line (`--token X`, URLs with
   /// a password, `wandb login KEY`, `echo X | docker login --password-stdin`).
   void hide_inline_secrets(const slurm::Site& site);
+  /// `echo KEY | docker login --password-stdin` removed whole: the key is
+  /// needed nowhere, so it is masked and reported, with no secret made.
+  void report_credential_removed_with_pipeline(const slurm::Site& feeder);
   /// Tokens in the comments the command keeps (`# export HF_TOKEN=hf_...`):
   /// masked wherever the translation prints them, and reported.
   void redact_tokens_in_comments();
@@ -192,6 +205,7 @@ class SetupMapper {
   [[nodiscard]] WorkingDirectory working_directory_at(const slurm::Site& site) const;
   [[nodiscard]] std::string secret_reference(const std::string& name) const;
   size_t hide_option_secret(const slurm::Site& site, size_t i, std::string_view arg);
+  [[nodiscard]] const ast::Word* piped_password(const slurm::Site& site) const;
   void hide_secret_in_value(const slurm::Site& site, const ast::Word& word, std::string_view arg);
   void hide_assigned_secret(const slurm::Site& site, const ast::Word& word, std::string_view arg);
   void replace_word_with_secret(const slurm::Site& site, const ast::Word& word,

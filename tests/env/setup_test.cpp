@@ -529,9 +529,11 @@ INSTANTIATE_TEST_SUITE_P(
                    "'https://data.example.com/d.tgz?token=Zm9vYmFyYmF6cXV4&v=2'\npython t.py\n",
                    "Zm9vYmFyYmF6cXV4", "URL_TOKEN",
                    "\"https://data.example.com/d.tgz?token=${URL_TOKEN}&v=2\""},
-        SecretCase{
-            "echo 'dckr_pat_abcdefghijklmnop' | docker login -u me --password-stdin\npython t.py\n",
-            "dckr_pat_abcdefghijklmnop", "REGISTRY_PASSWORD", "echo \"${REGISTRY_PASSWORD}\" |"},
+        SecretCase{// A login that stays (docker's is removed with its pipeline).
+                   "echo 'dckr_pat_abcdefghijklmnop' | helm registry login -u me --password-stdin "
+                   "ghcr.io\npython t.py\n",
+                   "dckr_pat_abcdefghijklmnop", "REGISTRY_PASSWORD",
+                   "echo \"${REGISTRY_PASSWORD}\" |"},
         SecretCase{"export MY_CONFIG=hf_abcdefghijklmnopqrstuvwxyz0123\npython t.py\n",
                    "hf_abcdefghijklmnopqrstuvwxyz0123", "MY_CONFIG", "<secrets.MY_CONFIG>"}));
 
@@ -1639,6 +1641,152 @@ TEST(ImageSteps, EnrootAndUdockerListingsThatAreReadStay) {
   EXPECT_TRUE(command_has(t, "\nudocker ps | grep snk\n")) << t.workload->command;
   EXPECT_EQ(lines_of(t, Code::container_image_step), std::vector<uint32_t>{3});
   EXPECT_TRUE(has_code(t, Code::container_engine_unavailable));
+}
+
+// A removed command that is one stage of a pipeline: `:` in its place
+// would not read the pipe, so under `set -o pipefail` its writer could die
+// of SIGPIPE and fail the line. A pipeline that only fed the stage goes
+// whole, and the report says so (not "the line is removed").
+TEST(PipelineRemovals, APipelineThatOnlyFedTheRemovedCommandGoesWhole) {
+  const Translation t =
+      run("set -eo pipefail\n"
+          "echo $PAT | docker login -u me --password-stdin ghcr.io\n"
+          "printf '%s' \"$PAT\" | podman login -u me --password-stdin quay.io && echo in\n"
+          "cat <<< \"$PAT\" | docker login -u me --password-stdin nvcr.io; echo done\n"
+          "python train.py\n");
+  ASSERT_TRUE(t.workload);
+  const std::string& command = t.workload->command;
+  EXPECT_TRUE(command_has(t, "\n# [slurm2air] echo ... | docker login ...\n")) << command;
+  EXPECT_TRUE(command_has(t, "\n: '[slurm2air] printf ... | podman login ...' && echo in\n"))
+      << command;
+  EXPECT_TRUE(command_has(t, "\n: '[slurm2air] cat ... | docker login ...'; echo done\n"))
+      << command;
+  EXPECT_EQ(command.find("| :"), std::string::npos) << command;
+  EXPECT_EQ(lines_of(t, Code::container_image_step), (std::vector<uint32_t>{4, 5, 6}));
+  const std::string messages = messages_of(t, Code::container_image_step);
+  EXPECT_EQ(messages.find("the line is removed"), std::string::npos) << messages;
+  EXPECT_NE(messages.find("so the whole pipeline is removed (`echo` only fed it)"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("so the whole pipeline is replaced by `:` (`printf` only fed it)"),
+            std::string::npos)
+      << messages;
+  // The report covers the pipeline, from its first stage.
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::container_image_step) {
+      EXPECT_EQ(t.file->line_col(d.span.begin).col, 1u);
+    }
+  }
+  EXPECT_TRUE(t.workload->secrets.empty());
+  EXPECT_EQ(testing::check_bash_syntax(command).exit_code, 0) << command;
+}
+
+// `echo KEY | docker login --password-stdin` goes whole: the key is needed
+// nowhere, so no secret is made for it; it is masked and reported.
+TEST(PipelineRemovals, AKeyFedToARemovedLoginIsMaskedWithNoSecret) {
+  const Translation t =
+      run("echo 'dckr_pat_abcdefghijklmnop' | docker login -u me --password-stdin\n"
+          "python train.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(t.workload->secrets.empty());
+  EXPECT_EQ(t.workload->command.find("dckr_pat"), std::string::npos) << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\n# [slurm2air] echo ... | docker login ...\n"))
+      << t.workload->command;
+  EXPECT_EQ(lines_of(t, Code::secret_in_script), std::vector<uint32_t>{3});
+  EXPECT_NE(messages_of(t, Code::secret_in_script).find("no secret is made"), std::string::npos);
+  ASSERT_EQ(t.redactions.size(), 1u);
+  EXPECT_EQ(t.file->slice(t.redactions.front()), "'dckr_pat_abcdefghijklmnop'");
+}
+
+// A writer that does more than feed the stage keeps running: the stage
+// becomes a `cat >/dev/null` that drains it, so it ends as under Slurm.
+TEST(PipelineRemovals, AWriterThatDoesMoreIsDrained) {
+  const Translation t =
+      run("set -o pipefail\n"
+          "./make_dockerfile.sh | docker build -t img -\n"
+          "python train.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t,
+                          "\n./make_dockerfile.sh | { : '[slurm2air] docker build -t img -'; cat "
+                          ">/dev/null; }\n"))
+      << t.workload->command;
+  const std::string messages = messages_of(t, Code::container_image_step);
+  EXPECT_NE(messages.find("so it is replaced in its pipeline by a `cat >/dev/null` that drains "
+                          "what `make_dockerfile.sh` writes (so it does not die of SIGPIPE)"),
+            std::string::npos)
+      << messages;
+  EXPECT_EQ(testing::check_bash_syntax(t.workload->command).exit_code, 0) << t.workload->command;
+}
+
+// A removed command read by the rest of its pipeline: a statement that
+// only filters what it printed into the log goes whole; one that writes a
+// file, or a test, keeps the stage as `:`, and the report says what reads
+// nothing.
+TEST(PipelineRemovals, ReadersOfTheRemovedCommand) {
+  const Translation t =
+      run("conda list | grep torch | sort -u\n"
+          "module list 2>&1 | grep cuda >> versions.txt\n"
+          "if conda env list | grep -q myenv; then echo have; fi\n"
+          "seff $SLURM_JOB_ID | tee seff.txt\n"
+          "if { conda env list | grep -q myenv; } >/dev/null; then echo braced; fi\n"
+          "squeue -u me -h | grep \"$1\"\n"
+          "[[ $? == 0 ]] && echo queued\n"
+          "running() {\n  squeue -u me -h | grep -q \"$1\"\n  return\n}\n"
+          "python train.py\n");
+  ASSERT_TRUE(t.workload);
+  const std::string& command = t.workload->command;
+  // Still tests inside a brace group; still read by the `$?` after it.
+  EXPECT_TRUE(command_has(t, "if { : '[slurm2air] conda env list' | grep -q myenv; }")) << command;
+  EXPECT_TRUE(command_has(t, "\n: '[slurm2air] squeue -u me -h' | grep \"$1\"\n[[ $? == 0 ]]"))
+      << command;
+  EXPECT_TRUE(command_has(t, "\n  : '[slurm2air] squeue -u me -h' | grep -q \"$1\"\n  return\n"))
+      << command;
+  EXPECT_TRUE(command_has(t, "\n# [slurm2air] conda list | grep torch | sort -u\n")) << command;
+  EXPECT_TRUE(
+      command_has(t, "\n: '[slurm2air] module list 2>&1' | grep cuda >> versions.txt || :\n"))
+      << command;
+  EXPECT_TRUE(command_has(t, "\nif : '[slurm2air] conda env list' | grep -q myenv; then"))
+      << command;
+  EXPECT_TRUE(command_has(t, "\n: '[slurm2air] seff $SLURM_JOB_ID' | tee seff.txt\n")) << command;
+  const std::string setup = messages_of(t, Code::setup_command_removed);
+  EXPECT_NE(setup.find("; the whole pipeline is removed (`grep`, `sort` only filtered what it "
+                       "printed)"),
+            std::string::npos)
+      << setup;
+  EXPECT_NE(setup.find("`module list` does not exist on AI Runtime nodes; it is replaced in its "
+                       "pipeline by `:`, which prints nothing, and `grep` reads no input; `|| :` "
+                       "after the pipeline keeps `grep`, which then selects nothing, from failing "
+                       "the line"),
+            std::string::npos)
+      << setup;
+  // A test of the pipeline keeps its status: no env on AI Runtime.
+  EXPECT_TRUE(command_has(t, "grep -q myenv; then")) << command;
+  const std::string seff = messages_of(t, Code::slurm_command_in_body);
+  EXPECT_NE(seff.find("as the last command; it is replaced in its pipeline by `:`, which prints "
+                      "nothing, and `tee` reads no input"),
+            std::string::npos)
+      << seff;
+  EXPECT_EQ(seff.find("the line is removed"), std::string::npos) << seff;
+  EXPECT_EQ(testing::check_bash_syntax(command).exit_code, 0) << command;
+}
+
+// What the translation runs: under `set -eo pipefail` the lines after a
+// removed pipeline stage still run (a writer is drained, a grep reading
+// nothing is followed by `|| :`).
+TEST(PipelineRemovals, NothingFailsUnderPipefail) {
+  const Translation t =
+      run("set -eo pipefail\n"
+          "seq 1 200000 | docker login -u me --password-stdin ghcr.io\n"
+          "echo \"$PAT\" | docker login -u me --password-stdin ghcr.io\n"
+          "module list 2>&1 | grep cuda | tee /dev/null\n"
+          "echo reached\n");
+  ASSERT_TRUE(t.workload);
+  const std::string path = ::testing::TempDir() + "pipeline_removal.sh";
+  testing::write_file(path, t.workload->command);
+  const testing::ProcessResult ran =
+      testing::run_process("/usr/bin/env", {"CODE_SOURCE_PATH=/tmp", "bash", path});
+  EXPECT_EQ(ran.exit_code, 0) << t.workload->command << ran.err;
+  EXPECT_NE(ran.out.find("reached"), std::string::npos) << ran.out;
 }
 
 // `PY="singularity exec --nv $SIF python"` ... `$PY train.py`: the call
