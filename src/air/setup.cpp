@@ -2277,6 +2277,37 @@ bool assignments_read_at(const std::vector<ast::Word>& words, size_t first) {
   return first == 0;
 }
 
+/// What to check once a container call is taken off its command: the
+/// image's software, and the ENTRYPOINT that received the command's words.
+std::string unwrapped_call_hint(const ContainerCall& call) {
+  constexpr std::string_view kProvides =
+      "check that environment (or the custom image) provides what the image had";
+  if (call.run) {
+    return "`run` started the image's runscript: put the program it ran in front of the "
+           "arguments";
+  }
+  switch (call.engine) {
+    case slurm::ContainerEngine::singularity:
+      return std::string(kProvides);
+    case slurm::ContainerEngine::enroot:
+      return std::string(kProvides) +
+             "; an image with an ENTRYPOINT ran it (enroot's /etc/rc) with these words as its "
+             "arguments, and relative paths were the image's WORKDIR's and are the uploaded "
+             "code's now";
+    case slurm::ContainerEngine::docker:
+    case slurm::ContainerEngine::udocker:
+      break;
+  }
+  const std::string_view inspect = call.engine == slurm::ContainerEngine::udocker
+                                       ? "`udocker inspect IMAGE`"
+                                       : "`docker inspect -f '{{.Config.Entrypoint}}' IMAGE`";
+  return std::string(kProvides) +
+         "; relative paths in the command were the image's working directory's (its WORKDIR, "
+         "unless -w set one) and are the uploaded code's now, and an image with an ENTRYPOINT "
+         "ran it with these words as its arguments (" +
+         std::string(inspect) + " shows it)";
+}
+
 }  // namespace
 
 void SetupMapper::unwrap_container(const Site& site) {
@@ -2326,20 +2357,7 @@ void SetupMapper::unwrap_container(const Site& site) {
   editor_.report(
       Code::container_wrapper_removed, site.view, Span{prefix.begin, words[call->image].span.end},
       "`" + written + "` is removed: the command runs directly in the workload's environment",
-      call->run ? "`run` started the image's runscript: put the program it ran in front of "
-                  "the arguments"
-      : call->engine == slurm::ContainerEngine::enroot
-          ? "check that environment (or the custom image) provides what the image had; an "
-            "image with an ENTRYPOINT ran it (enroot's /etc/rc) with these words as its "
-            "arguments, and relative paths were the image's WORKDIR's and are the uploaded "
-            "code's now"
-      : call->engine != slurm::ContainerEngine::singularity
-          ? "check that environment (or the custom image) provides what the image had; "
-            "relative paths in the command were the image's working directory's (its WORKDIR, "
-            "unless -w set one) and are the uploaded code's now, and an image with an "
-            "ENTRYPOINT ran it with these words as its arguments (`docker inspect -f "
-            "'{{.Config.Entrypoint}}' IMAGE` shows it)"
-          : "check that environment (or the custom image) provides what the image had");
+      unwrapped_call_hint(*call));
 }
 
 bool SetupMapper::unwrap_held_containers(const Site& site) {

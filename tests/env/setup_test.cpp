@@ -1620,6 +1620,9 @@ TEST(Containers, UdockerRunIsUnwrappedLikeDockerRun) {
   EXPECT_NE(messages_of(t, Code::container_mounts).find("/scratch/u/data"), std::string::npos);
   EXPECT_NE(messages_of(t, Code::container_wrapper_removed).find("`udocker run` is removed"),
             std::string::npos);
+  EXPECT_NE(hints_of(t, Code::container_wrapper_removed).find("(`udocker inspect IMAGE` shows it)"),
+            std::string::npos)
+      << hints_of(t, Code::container_wrapper_removed);
 
   // A container made elsewhere: the placeholder, saying so.
   const Translation unknown = run("udocker run -v /data/x:/res sgabox sga index -t 16 /res/a.fq\n");
