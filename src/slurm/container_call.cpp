@@ -388,6 +388,20 @@ struct DockerRun {
   std::optional<DockerRunObstacle> obstacle;
 };
 
+/// `run` with its image at word `i`, the first past the options: an
+/// obstacle when that word is an array's `${A[@]}` (image and command both).
+DockerRun with_image_at(DockerRun run, const std::vector<ast::Word>& words,
+                        std::string_view view_text, size_t i) {
+  run.call.image = std::min(i, words.size());
+  if (run.call.image < words.size()) {
+    const Span span = words[run.call.image].span;
+    if (expands_to_many_words(view_text.substr(span.begin, span.size()))) {
+      run.obstacle = DockerRunObstacle{run.call.image, kImageFromArray};
+    }
+  }
+  return run;
+}
+
 /// `docker|podman|nvidia-docker|nerdctl|sarus [container] run [OPTIONS]
 /// IMAGE [CMD...]` read with docker's grammar; nullopt for anything else.
 std::optional<DockerRun> read_docker_run(const std::vector<ast::Word>& words, size_t start,
@@ -418,14 +432,7 @@ std::optional<DockerRun> read_docker_run(const std::vector<ast::Word>& words, si
       return run;
     }
   }
-  run.call.image = std::min(i, words.size());
-  if (run.call.image < words.size()) {
-    const Span span = words[run.call.image].span;
-    if (expands_to_many_words(view_text.substr(span.begin, span.size()))) {
-      run.obstacle = DockerRunObstacle{run.call.image, kImageFromArray};
-    }
-  }
-  return run;
+  return with_image_at(std::move(run), words, view_text, i);
 }
 
 /// The options of a call whose grammar is a list of options with a value
@@ -537,14 +544,7 @@ std::optional<DockerRun> read_user_space_run(const std::vector<ast::Word>& words
   run.obstacle = read_listed_options(words, view_text, option_words,
                                      enroot ? kEnrootStart : kUdockerRun, i, run.call);
   if (run.obstacle) return run;
-  run.call.image = std::min(i, words.size());
-  if (run.call.image < words.size()) {
-    const Span span = words[run.call.image].span;
-    if (expands_to_many_words(view_text.substr(span.begin, span.size()))) {
-      run.obstacle = DockerRunObstacle{run.call.image, kImageFromArray};
-    }
-  }
-  return run;
+  return with_image_at(std::move(run), words, view_text, i);
 }
 
 /// Any run find_container_call() reads with an option grammar of its own
