@@ -672,12 +672,14 @@ class CommandMapper final : public CommandEditor {
       replace(view, span, as_comment(shown.empty() ? source(view, span) : shown),
               std::move(reason));
       commented_out_.emplace(view, span.begin);
+      result_.removed.push_back(file_span(view, span));
     } else {
       // A comment would end the line for the statements beside it; a quoted
       // `:` argument is inert (no expansion) and says what was here.
       const std::string_view removed = shown.empty() ? source(view, command) : shown;
       replace(view, command, ": " + single_quote("[slurm2air] " + std::string(removed)),
               std::move(reason));
+      result_.removed.push_back(file_span(view, command));
     }
   }
 
@@ -754,6 +756,7 @@ class CommandMapper final : public CommandEditor {
     }
     restate_removal(site, fate, std::nullopt);
     replace(site.view, site.command->span, std::move(replacement), reason + "; " + fate);
+    result_.removed.push_back(file_span(site.view, site.command->span));
     if (guard) {
       edit(site.view, Span{pipeline.span.end, pipeline.span.end}, " || :",
            std::move(reason) + "; `|| :` after a pipeline whose " +

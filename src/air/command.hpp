@@ -32,6 +32,8 @@ struct CommandMapping {
   std::vector<NamedValue> secrets;
   std::vector<Span> redactions;  // secret values in the file
   std::vector<LoggedEdit> edits;
+  std::vector<Span>
+      removed;  // in the file: statements and pipeline stages taken out of the command
 };
 
 [[nodiscard]] CommandMapping map_command(const SourceFile& file, const slurm::Body& body,

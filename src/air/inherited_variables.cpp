@@ -460,7 +460,7 @@ void report_root_removals(const slurm::Site& site, std::string_view text, UseCol
 }  // namespace
 
 void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
-                                Diagnostics& diagnostics) {
+                                std::span<const Span> removed, Diagnostics& diagnostics) {
   if (body.views.empty() || !takes_submit_environment(job)) return;
   AssignedNames assigned;
   add_exported_names(job, assigned);
@@ -473,6 +473,11 @@ void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
     if (site.view != 0) continue;  // a `bash -c` script's variables are judged with its own
     // module/conda lines are removed from the command: their uses go too.
     if (is_setup_command(*site.command, site.program, body.views[0].text)) continue;
+    const Span at = body.file_span(site, site.command->span);
+    if (std::ranges::any_of(removed,
+                            [&](Span r) { return r.begin <= at.begin && at.end <= r.end; })) {
+      continue;
+    }
     collector.collect(*site.command);
     report_root_removals(site, body.views[0].text, collector, diagnostics);
     if (may_set_unknown_variables(site, body.views[0].text)) {

@@ -5,6 +5,8 @@
 // becomes empty. Reported once, at the first use, with every such name.
 #pragma once
 
+#include <span>
+
 #include "diag/diagnostic.hpp"
 #include "slurm/body.hpp"
 #include "slurm/job.hpp"
@@ -16,8 +18,10 @@ namespace s2a::air {
 /// script extends (`PATH=...:$PATH`), and uses that carry their own default
 /// (`${X:-8}`). Uses after a `source`/`eval` that stays in the command are
 /// not judged (the sourced file may set them), nor is a job that does not
-/// take the submitting environment (`--export=NONE`).
+/// take the submitting environment (`--export=NONE`), nor uses in the
+/// statements the command mapper took out (`removed`, file spans:
+/// `docker login -p $PAT` goes, and its $PAT with it).
 void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
-                                Diagnostics& diagnostics);
+                                std::span<const Span> removed, Diagnostics& diagnostics);
 
 }  // namespace s2a::air

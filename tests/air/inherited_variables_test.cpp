@@ -137,6 +137,19 @@ TEST(InheritedVariables, NotJudgedAfterASourceThatStaysOrForAJobWithoutTheShells
 
 // Arithmetic keeps its names as text: `$((NSEEDS))`, `(( i < N ))`, the
 // `$INDEX` of a subscript. Names it assigns are the script's own.
+// The command no longer has the lines the mapper took out, nor their uses:
+// a registry login (a whole pipeline feeding it too), a module line.
+TEST(InheritedVariables, UsesInRemovedLinesAreNotReported) {
+  const auto reports = inherited(
+      "echo $GHCR_PAT | docker login ghcr.io -u me --password-stdin\n"
+      "docker login -u me -p $DOCKER_PAT\n"
+      "module load cuda/$CUDA_VERSION\n"
+      "python train.py --data $DATA_DIR\n");
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_NE(reports[0].message.find("$DATA_DIR is never set in the script:"), std::string::npos)
+      << reports[0].message;
+}
+
 TEST(InheritedVariables, NamesReadInArithmeticAreUses) {
   const auto reports = inherited(
       "lrs=(0.1 0.01); declare -A map\n"
