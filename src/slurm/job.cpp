@@ -332,6 +332,8 @@ Job build_job(const directives::ScanResult& scan, Diagnostics& diagnostics) {
   read_string(job.dependency, job.final_option("dependency"));
   read_string(job.mail_user, job.final_option("mail-user"));
   read_string(job.account, job.final_option("account"));
+  // slurmctld keeps account names in lower case (`-A ABC123` runs as abc123).
+  if (job.account) job.account->value = ascii_lower(job.account->value);
   read_string(job.qos, job.final_option("qos"));
   read_string(job.reservation, job.final_option("reservation"));
   read_string(job.chdir, job.final_option("chdir"));

@@ -139,5 +139,13 @@ TEST(ClientSideValues, AcceptedLikeSbatch) {
   }
 }
 
+// slurmctld keeps account names in lower case: `-A ABC123` runs as abc123
+// (tests/golden/compute/gpus-from-srun-steps against the live controller).
+TEST(ClientSideValues, AccountsAreLowerCase) {
+  const Translation t = run("#SBATCH -A ABC123\n#SBATCH --account=Lab_GPU\n");
+  ASSERT_TRUE(t.job.account);
+  EXPECT_EQ(t.job.account->value, "lab_gpu");
+}
+
 }  // namespace
 }  // namespace s2a
