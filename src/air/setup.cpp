@@ -889,7 +889,8 @@ bool SetupMapper::remove_user_space_image_step(const Site& site, size_t start,
   } else {
     message += "manages the cluster's " + std::string(engine) + " images or containers";
   }
-  message += "; AI Runtime nodes have no " + std::string(engine) + ", so the line is removed";
+  message +=
+      "; AI Runtime nodes have no " + std::string(engine) + ", so " + std::string(kLineRemoved);
   editor_.report(Code::container_image_step, site.view, whole, message, hint);
   editor_.remove_statement(site, "AI Runtime nodes have no " + std::string(engine), {});
   return true;

@@ -58,6 +58,16 @@ void take_next_word_as_value(ContainerOption& option, const std::vector<ast::Wor
   option.value_span = words[i].span;
 }
 
+/// Whether a call's options end at words[i], whose literal start is
+/// `head`: at `--` (i moves past it) or at the first word that is no option.
+bool options_end_at(const std::vector<ast::Word>& words, std::string_view head, size_t& i) {
+  if (head == "--" && literal_is(words[i], "--")) {
+    ++i;
+    return true;
+  }
+  return !head.starts_with('-') || head == "-";
+}
+
 }  // namespace
 
 std::optional<ShifterCall> find_shifter_call(const std::vector<ast::Word>& words, size_t start,
@@ -70,11 +80,7 @@ std::optional<ShifterCall> find_shifter_call(const std::vector<ast::Word>& words
   for (; i < words.size(); ++i) {
     std::string storage;
     const std::string_view head = literal_prefix(words[i], storage);
-    if (head == "--" && literal_is(words[i], "--")) {
-      ++i;
-      break;
-    }
-    if (!head.starts_with('-') || head == "-") break;
+    if (options_end_at(words, head, i)) break;
     const Span span = words[i].span;
     const std::string_view written = view_text.substr(span.begin, span.size());
     ContainerOption option{i, i, std::string(head), false, std::nullopt, {}};
@@ -421,11 +427,7 @@ std::optional<DockerRun> read_docker_run(const std::vector<ast::Word>& words, si
     }
     std::string head_storage;
     const std::string_view head = literal_prefix(words[i], head_storage);
-    if (head == "--" && literal_is(words[i], "--")) {
-      ++i;
-      break;
-    }
-    if (!head.starts_with('-') || head == "-") break;
+    if (options_end_at(words, head, i)) break;
     const size_t option_word = i;  // i moves onto a separate value
     if (const auto why = read_docker_option(words, view_text, head, i, run.call)) {
       run.obstacle = DockerRunObstacle{option_word, *why};
@@ -491,11 +493,7 @@ std::optional<DockerRunObstacle> read_listed_options(const std::vector<ast::Word
     }
     std::string head_storage;
     const std::string_view head = literal_prefix(words[i], head_storage);
-    if (head == "--" && literal_is(words[i], "--")) {
-      ++i;
-      break;
-    }
-    if (!head.starts_with('-') || head == "-") break;
+    if (options_end_at(words, head, i)) break;
     const std::string_view name = head.substr(0, head.find('='));
     for (const auto& [option, why] : grammar.obstacles) {
       if (option == name) return DockerRunObstacle{i, why};
