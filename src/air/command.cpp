@@ -4089,23 +4089,24 @@ class CommandMapper final : public CommandEditor {
   /// `ips=$(ssh $first hostname -I)`, `pdsh -w $SLURM_JOB_NODELIST ...`: the
   /// cluster's machines and the job's other nodes, reached over SSH.
   void report_remote_shell(const Site& site) {
-    if (!is_remote_shell_program(site.program) || is_replaced(site.view, site.command->span)) {
-      return;
-    }
+    // `nohup ssh -NL ... &`, `timeout 60 scp ...`, `srun ssh ...`: the
+    // program behind the wrappers, found as the container rules find theirs.
     const ast::Command& command = *site.command;
+    const size_t from = slurm::container_step_start(site);
+    if (from >= command.words.size()) return;
+    std::optional<std::string> storage;
+    const std::string_view program = from == 0 ? std::string_view(site.program)
+                                               : slurm::program_view(command.words[from], storage);
+    if (!is_remote_shell_program(program) || is_replaced(site.view, command.span)) return;
     std::vector<std::string_view> words;
-    words.reserve(command.words.size());
-    for (const ast::Word& word : command.words) words.push_back(source(site.view, word.span));
-    const auto program_word = std::find_if(words.begin(), words.end(), [&](std::string_view w) {
-      return w == site.program || w.ends_with("/" + site.program);
-    });
-    if (program_word == words.end()) return;  // under a wrapper whose words differ
-    const auto from = static_cast<size_t>(program_word - words.begin());
-    const std::optional<RemoteShell> remote =
-        read_remote_shell(site.program, std::span(words).subspan(from));
+    words.reserve(command.words.size() - from);
+    for (size_t i = from; i < command.words.size(); ++i) {
+      words.push_back(source(site.view, command.words[i].span));
+    }
+    const std::optional<RemoteShell> remote = read_remote_shell(program, words);
     if (!remote) return;
-    const std::string call = "`" + site.program + "`";
-    const std::string host(words[from + remote->host_word]);
+    const std::string call = "`" + std::string(program) + "`";
+    const std::string host(words[remote->host_word]);
     const Span span = command.words[from + remote->host_word].span;
     switch (remote->use) {
       case RemoteUse::tunnel:

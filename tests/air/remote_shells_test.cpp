@@ -83,5 +83,23 @@ TEST(RemoteShells, ReportedAtTheOtherMachineOnTheCommandsThatStay) {
       << "reported, not removed: the user decides what replaces it";
 }
 
+// The program behind command wrappers and srun, and a quoted path to it.
+TEST(RemoteShells, CallsBehindWrappersAreReadAsWithout) {
+  const Translation t = translate("job.sbatch",
+                                  "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n"
+                                  "nohup ssh -NL 8888:localhost:8888 login1 &\n"
+                                  "timeout 60 scp a.tar me@login1:/x/\n"
+                                  "\"/usr/bin/ssh\" node2 hostname\n"
+                                  "python t.py\n");
+  std::vector<std::string> reported;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code != Code::remote_shell) continue;
+    const auto at = t.file->line_col(d.span.begin);
+    reported.push_back(std::to_string(at.line) + ":" + std::to_string(at.col) + " " +
+                       d.message.substr(0, d.message.find(' ', 2)));
+  }
+  EXPECT_EQ(reported, (std::vector<std::string>{"3:35 `ssh`", "4:22 `scp`", "5:16 `ssh`"}));
+}
+
 }  // namespace
 }  // namespace s2a::air
