@@ -115,15 +115,15 @@ void make_valid_utf8(air::Workload& w) {
 
 /// Masks each secret in `text`. Most scripts have none: then no string is
 /// moved out and back (redact_messages() does that for every message).
-void mask_in_place(std::string& text, const std::vector<std::string>& secrets,
-                   std::string_view with) {
-  if (!secrets.empty()) text = emit::mask_secrets(std::move(text), secrets, with);
+void mask_in_place(std::string& text, const emit::SecretMasker& secrets, std::string_view with) {
+  if (!secrets.empty()) text = secrets.mask(std::move(text), with);
 }
 
 /// Emits the workload and keeps it only if it reads back valid. No secret
 /// byte may reach the YAML: provenance comments mask them, and anything left
 /// (a value copied by another rule) is replaced before the check.
-void emit_checked(Translation& t, air::Workload workload, const TranslateOptions& options) {
+void emit_checked(Translation& t, air::Workload workload, const emit::SecretMasker& secrets,
+                  const TranslateOptions& options) {
   const auto lines = static_cast<long>(emit::count_newlines(workload.command));
   if (lines > air::kMaxCommandLines) {
     t.diagnostics.push_back(
@@ -137,7 +137,6 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
   }
   // The command and values are masked first, so the YAML below reads back as
   // the workload it came from.
-  const std::vector<std::string> secrets = emit::secret_strings(*t.file, t.redactions);
   mask_in_place(workload.command, secrets, "REDACTED");
   for (air::NamedValue& variable : workload.env_variables) {
     mask_in_place(variable.value, secrets, "REDACTED");
@@ -165,8 +164,7 @@ void emit_checked(Translation& t, air::Workload workload, const TranslateOptions
 }
 
 /// Messages quote the script (directive values, words): mask secrets there too.
-void redact_messages(Translation& t) {
-  const std::vector<std::string> secrets = emit::secret_strings(*t.file, t.redactions);
+void redact_messages(Translation& t, const emit::SecretMasker& secrets) {
   if (secrets.empty()) return;  // nearly every script: no message is looked at
   for (Diagnostic& d : t.diagnostics) {
     mask_in_place(d.message, secrets, "<redacted>");
@@ -180,12 +178,6 @@ std::optional<air::TargetSchema> parse_target_schema(std::string_view name) {
   if (name == "cli-1.19") return air::TargetSchema::cli_1_19;
   if (name == "cli-1.20") return air::TargetSchema::cli_1_20;
   return std::nullopt;
-}
-
-std::string redact(const Translation& t, std::string text) {
-  if (!t.file) return text;
-  return emit::mask_secrets(std::move(text), emit::secret_strings(*t.file, t.redactions),
-                            "<redacted>");
 }
 
 std::string_view status_name(DirectiveStatus status) {
@@ -241,8 +233,9 @@ Translation translate(std::string file_name, std::string text, const TranslateOp
   t.edits = std::move(mapping.edits);
   bundle::adapt_workload(t.workflow, options.target, mapping.workload);
   // 6. Emit, then read it back: nothing leaves that the schema would refuse.
-  emit_checked(t, std::move(mapping.workload), options);
-  redact_messages(t);
+  const emit::SecretMasker secrets(*t.file, t.redactions);
+  emit_checked(t, std::move(mapping.workload), secrets, options);
+  redact_messages(t, secrets);
   sort_by_position(diagnostics);
   // 7. Last: what the user or the site chose to silence.
   t.suppressed = apply_suppressions(*t.file, options.suppressed_codes, diagnostics);

@@ -60,10 +60,6 @@ struct Translation {
   bundle::JobWorkflow workflow;            // arrays, mail, retries (src/bundle/workflow.hpp)
 };
 
-/// `text` with every secret value of `t` (the bytes under t.redactions)
-/// replaced by "<redacted>": for messages and values that quote the script.
-[[nodiscard]] std::string redact(const Translation& t, std::string text);
-
 [[nodiscard]] Translation translate(std::string file_name, std::string text,
                                     const TranslateOptions& options = {});
 

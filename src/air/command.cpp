@@ -477,6 +477,8 @@ class CommandMapper final : public CommandEditor {
         edits_(body.views.size()),
         replaced_(body.views.size()),
         writes_pbs_(contains_around(file.text(), "PBS_", 1)),
+        script_functions_(top_level_functions(body.parse.script)),
+        launches_in_view_(views_with_launchers(body)),
         setup_(*this, body, setup_options, setup_result_) {}
 
   CommandMapping run() {
@@ -2089,13 +2091,19 @@ class CommandMapper final : public CommandEditor {
 
   bool starts_tasks_per_gpu(const Site& site) const {
     if (srun_tasks_per_node(site) <= 1) return false;
-    if (site.nested_script >= 0) {
-      const uint32_t view = nested_of(site).view;
-      return std::none_of(body_.sites.begin(), body_.sites.end(), [&](const Site& s) {
-        return s.view == view && is_distributed_launcher(s.launcher.kind);
-      });
-    }
+    if (site.nested_script >= 0) return !launches_in_view_[nested_of(site).view];
     return !is_distributed_launcher(site.launcher.kind);
+  }
+
+  /// For each text view, whether a distributed launcher runs in it: asked
+  /// for each srun step's nested script, so a scan of all sites each time
+  /// made scripts with many steps quadratic.
+  static std::vector<bool> views_with_launchers(const slurm::Body& body) {
+    std::vector<bool> out(body.views.size());
+    for (const Site& site : body.sites) {
+      if (is_distributed_launcher(site.launcher.kind)) out[site.view] = true;
+    }
+    return out;
   }
 
   /// A launch whose processes on every node meet before they start work:
@@ -4172,10 +4180,21 @@ class CommandMapper final : public CommandEditor {
   /// A function the batch script defines at its top level: calling it runs
   /// its commands, and each of those is a site checked on its own.
   bool is_script_function(std::string_view name) const {
-    const auto& items = body_.parse.script.body.items;
-    return !name.empty() && std::any_of(items.begin(), items.end(), [&](const ast::ListItem& i) {
-      return i.command.kind == ast::CommandKind::function_def && i.command.name == name;
-    });
+    return !name.empty() &&
+           std::binary_search(script_functions_.begin(), script_functions_.end(), name);
+  }
+
+  /// The names of the functions the script defines at its top level, sorted:
+  /// asked once per command, so a scan of the script's statements each time
+  /// made a script with many of both quadratic (a 4 MB one took 60% of its
+  /// time here).
+  static std::vector<std::string_view> top_level_functions(const ast::Script& script) {
+    std::vector<std::string_view> names;
+    for (const ast::ListItem& item : script.body.items) {
+      if (item.command.kind == ast::CommandKind::function_def) names.push_back(item.command.name);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
   }
 
   /// Downloads, copies and data preparation: under Slurm they ran once, with
@@ -4287,6 +4306,8 @@ class CommandMapper final : public CommandEditor {
   std::vector<EditSet<LoggedEdit>> edits_;              // per text view
   std::vector<std::map<uint32_t, uint32_t>> replaced_;  // per text view: text that is gone
   const bool writes_pbs_;                               // `PBS_` anywhere in the script
+  const std::vector<std::string_view> script_functions_;  // is_script_function()
+  const std::vector<bool> launches_in_view_;              // starts_tasks_per_gpu()
   bool first_launch_seen_ = false;
   bool starts_work_on_nodes_ = false;  // an srun step or a distributed launcher
   const Site* last_rendezvous_ = nullptr;  // the last launch whose nodes wait for each other

@@ -3,14 +3,20 @@
 #include <algorithm>
 
 #include "emit/json_writer.hpp"
+#include "emit/mask_secrets.hpp"
 #include "emit/report.hpp"
 
 namespace s2a::emit {
 namespace {
 
-std::optional<std::string> value_of(const Translation& t,
+/// Values and messages quote the script: its secrets are masked there too.
+std::string redact(const SecretMasker& secrets, std::string text) {
+  return secrets.mask(std::move(text), "<redacted>");
+}
+
+std::optional<std::string> value_of(const SecretMasker& secrets,
                                     const std::optional<slurm::Sourced<std::string>>& field) {
-  return field ? std::optional<std::string>(redact(t, field->value)) : std::nullopt;
+  return field ? std::optional<std::string>(redact(secrets, field->value)) : std::nullopt;
 }
 
 template <class T>
@@ -18,11 +24,11 @@ std::optional<T> value_of(const std::optional<slurm::Sourced<T>>& field) {
   return field ? std::optional<T>(field->value) : std::nullopt;
 }
 
-void write_job(JsonWriter& json, const Translation& t) {
+void write_job(JsonWriter& json, const Translation& t, const SecretMasker& secrets) {
   const slurm::Job& job = t.job;
   json.key("job").begin_object();
-  json.field("name", value_of(t, job.name));
-  json.field("partition", value_of(t, job.partition));
+  json.field("name", value_of(secrets, job.name));
+  json.field("partition", value_of(secrets, job.partition));
   json.key("nodes_min");
   job.nodes ? json.value(job.nodes->value.min) : json.null();
   json.key("nodes_max");
@@ -40,15 +46,15 @@ void write_job(JsonWriter& json, const Translation& t) {
   json.key("time_limit_minutes");
   job.time && !job.time->value.unlimited ? json.value(job.time->value.minutes) : json.null();
   json.field("time_unlimited", job.time ? job.time->value.unlimited : false);
-  json.field("array", value_of(t, job.array));
-  json.field("dependency", value_of(t, job.dependency));
+  json.field("array", value_of(secrets, job.array));
+  json.field("dependency", value_of(secrets, job.dependency));
   json.field("mem_per_node_mib", value_of(job.mem_per_node_mib));
   json.field("mem_per_cpu_mib", value_of(job.mem_per_cpu_mib));
   json.field("mem_per_gpu_mib", value_of(job.mem_per_gpu_mib));
   json.field("exclusive", job.exclusive.has_value());
   json.field("requeue", value_of(job.requeue));
-  json.field("constraint", value_of(t, job.constraint));
-  json.field("account", value_of(t, job.account));
+  json.field("constraint", value_of(secrets, job.constraint));
+  json.field("account", value_of(secrets, job.account));
   json.field("qos", value_of(job.qos));
   json.field("reservation", value_of(job.reservation));
   json.key("mail_type");
@@ -59,11 +65,11 @@ void write_job(JsonWriter& json, const Translation& t) {
   } else {
     json.null();
   }
-  json.field("mail_user", value_of(t, job.mail_user));
+  json.field("mail_user", value_of(secrets, job.mail_user));
   json.end_object();
 }
 
-void write_directives(JsonWriter& json, const Translation& t) {
+void write_directives(JsonWriter& json, const Translation& t, const SecretMasker& secrets) {
   json.key("directives").begin_array();
   for (const DirectiveOutcome& outcome : t.directives) {
     const directives::Option& option = *outcome.option;
@@ -73,7 +79,7 @@ void write_directives(JsonWriter& json, const Translation& t) {
     json.field("col", at.col);
     json.field("option", option.name());
     json.field("spelling", option.spelling);
-    json.field("value", option.value ? std::optional<std::string>(redact(t, *option.value))
+    json.field("value", option.value ? std::optional<std::string>(redact(secrets, *option.value))
                                      : std::nullopt);
     json.field("component", option.component);
     json.field("overridden", option.overridden);
@@ -104,7 +110,7 @@ void write_steps(JsonWriter& json, const Translation& t) {
   json.end_array();
 }
 
-void write_diagnostics(JsonWriter& json, const Translation& t) {
+void write_diagnostics(JsonWriter& json, const Translation& t, const SecretMasker& secrets) {
   json.key("diagnostics").begin_array();
   for (const Diagnostic& d : t.diagnostics) {
     const LineCol at = t.file->line_col(d.span.begin);
@@ -113,7 +119,7 @@ void write_diagnostics(JsonWriter& json, const Translation& t) {
     json.field("severity", severity_name(d.severity()));
     json.field("line", at.line);
     json.field("col", at.col);
-    json.field("message", redact(t, d.message));
+    json.field("message", redact(secrets, d.message));
     json.end_object();
   }
   json.end_array();
@@ -129,10 +135,11 @@ std::string render_inspect_json(const Translation& t) {
   json.field("accepted_by_sbatch", !t.scan.fatal && !std::any_of(t.diagnostics.begin(), t.diagnostics.end(), [](const Diagnostic& d) {
                return d.code == Code::invalid_option_value;
              }));
-  write_job(json, t);
-  write_directives(json, t);
+  const SecretMasker secrets(*t.file, t.redactions);
+  write_job(json, t, secrets);
+  write_directives(json, t, secrets);
   write_steps(json, t);
-  write_diagnostics(json, t);
+  write_diagnostics(json, t, secrets);
   json.end_object();
   return std::move(json).str();
 }
