@@ -2815,6 +2815,19 @@ class CommandMapper final : public CommandEditor {
            "use a task count that divides by the node count (--ntasks-per-node)");
   }
 
+  /// An srun option as the user wrote it; one from a variable's value (srun
+  /// $SRUN_ARGS) as parsed, each expansion in it shown as `...` (the parsed
+  /// value has `$?` for it), with its origin: `--nodelist=... (from $SRUN_ARGS)`.
+  std::string srun_option_as_written(const Site& site, const directives::Option& option) const {
+    const std::string_view written = source(site.view, option.span);
+    if (written.starts_with('-')) return std::string(written);
+    std::string parsed = option.text();
+    for (size_t at = parsed.find("$?"); at != std::string::npos; at = parsed.find("$?", at + 3)) {
+      parsed.replace(at, 2, "...");
+    }
+    return parsed + " (from " + std::string(written) + ")";
+  }
+
   /// A task count the translation cannot read decides how many processes
   /// each node starts: say which count stood in for it.
   void report_unread_task_count(const Site& site) {
@@ -2822,7 +2835,7 @@ class CommandMapper final : public CommandEditor {
     if (step.unread == nullptr) return;
     const std::string per_node = std::to_string(step.per_node);
     report(Code::srun_task_count_unread, site.view, step.unread->span,
-           "`" + std::string(source(site.view, step.unread->span)) +
+           "`" + srun_option_as_written(site, *step.unread) +
                "`: the translation cannot read this count from the script, so it cannot tell "
                "how many tasks the step started; it starts " +
                per_node + (step.per_node == 1 ? " process" : " processes") +
@@ -2996,11 +3009,7 @@ class CommandMapper final : public CommandEditor {
       if (name == "export" && option.value && ascii_upper(*option.value) == "ALL") continue;
       sets_variables = sets_variables || name == "export";
       if (!dropped.empty()) dropped += ", ";
-      // As written (the parsed value has `$?` for each expansion); an option
-      // from a variable's value (srun $SRUN_ARGS) as parsed, with its origin.
-      const std::string_view written = source(site.view, option.span);
-      dropped += written.starts_with('-') ? std::string(written)
-                                          : option.text() + " (from " + std::string(written) + ")";
+      dropped += srun_option_as_written(site, option);
     }
     if (dropped.empty()) return;
     report(Code::srun_options_dropped, site.view, site.command->span,
@@ -3124,6 +3133,25 @@ class CommandMapper final : public CommandEditor {
            "check the count: one rank per GPU is usual for GPU programs");
   }
 
+  /// The step's script for each torchrun worker: the shim's exports, then
+  /// the script, quoted as the user quoted it. A double-quoted script stays
+  /// double-quoted, so `${DIR}` and `$*` still take the batch shell's values
+  /// (DIR=`pwd`, not exported, would be empty in the worker's own shell).
+  std::string per_worker_script(const slurm::NestedScript& nested, const std::string& devices) {
+    const slurm::TextView& view = body_.views[nested.view];
+    const std::vector<Edit> edits = edits_[nested.view].edits();
+    const std::string exports = "\n" + slurm_task_exports(devices) + "\n";
+    if (view.exact) {
+      return single_quote(exports +
+                          dedent(trim_continuations(apply_edits(view.text, view.window, edits))));
+    }
+    const auto whole = [](std::string_view text) {
+      return Span{0, static_cast<uint32_t>(text.size())};
+    };
+    return "\"" + apply_edits_double_quoted(exports, whole(exports), {}, {}) +
+           apply_edits_double_quoted(view.text, view.window, edits, nested.outer_expansions) + "\"";
+  }
+
   /// `srun bash -c 'SCRIPT'` becomes SCRIPT itself (rewritten), in braces
   /// when something around it (redirects, `&`, a pipeline) still applies.
   void unwrap_nested_script(const Site& site) {
@@ -3134,8 +3162,6 @@ class CommandMapper final : public CommandEditor {
       requote_line_script(site, nested);
       return;
     }
-    std::string inner = dedent(
-        trim_continuations(apply_edits(view.text, view.window, edits_[nested.view].edits())));
     const auto& words = site.command->words;
     size_t script_word = 0;
     for (size_t i = 0; i < words.size(); ++i) {
@@ -3145,11 +3171,12 @@ class CommandMapper final : public CommandEditor {
       // Each torchrun worker runs the script with the SLURM_* task variables set.
       const std::string devices =
           visible_devices(step_gpu_binding(site, srun_tasks_per_node(site)));
-      edit(site.view, words[script_word].span,
-           single_quote("\n" + slurm_task_exports(devices) + "\n" + inner),
+      edit(site.view, words[script_word].span, per_worker_script(nested, devices),
            "the srun step's script runs in every worker, with SLURM_* task variables");
       return;
     }
+    std::string inner = dedent(
+        trim_continuations(apply_edits(view.text, view.window, edits_[nested.view].edits())));
     if (script_word + 1 < words.size()) {
       report(Code::srun_options_dropped, site.view, words[script_word + 1].span,
              "arguments after the `bash -c` script are dropped",

@@ -458,8 +458,11 @@ std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::B
                              {}};
         }
         if (name == "container-mounts" && use && use->mounts.empty()) {
-          slurm::split_mount_list(value_as_shown(literal, body, site, option.value_span),
-                                  use->mounts);
+          // From a variable's value (srun $MOUNTS): the mounts are that variable's.
+          const std::string_view written =
+              body.views[site.view].text.substr(option.span.begin, option.span.size());
+          const Span shown = written.starts_with('-') ? option.value_span : option.span;
+          slurm::split_mount_list(value_as_shown(literal, body, site, shown), use->mounts);
           use->mounts_from = body.file_span(site, site.command->span);
         }
       }

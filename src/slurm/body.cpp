@@ -347,7 +347,7 @@ class Walker {
     }
   }
 
-  /// `NAME=literal` and `export NAME=literal` of the batch script whose
+  /// `NAME=value` and `export NAME=value` of the batch script whose
   /// value starts with `-` (srun options kept in a variable), last one wins
   /// in walk order. Other assignments only end an earlier one, looked at on
   /// their written text: nearly all of them, and none is copied.
@@ -375,12 +375,14 @@ class Walker {
     }
   }
 
-  /// NAME's value is `word`'s literal value from `skip` on, written `value`.
+  /// NAME's value is `word`'s value from `skip` on, written `value`. An
+  /// expansion in it (`--nodelist=$NODELIST`, `--jobid $SLURM_JOB_ID`) reads
+  /// `$?`, as it does written on the srun line: the options are still known.
   void remember(std::string_view name, std::string_view value, const ast::Word& word, size_t skip) {
-    std::optional<std::string> literal =
-        starts_with_option(value) ? literal_value(word) : std::nullopt;
-    if (literal && literal->size() >= skip) {
-      option_variables_[std::string(name)] = literal->substr(skip);
+    std::optional<std::string> options =
+        starts_with_option(value) ? text_with_placeholders(word) : std::optional<std::string>();
+    if (options && options->size() >= skip) {
+      option_variables_[std::string(name)] = options->substr(skip);
     } else if (const auto it = option_variables_.find(name); it != option_variables_.end()) {
       option_variables_.erase(it);
     }

@@ -940,6 +940,23 @@ TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
                  "SRUN_ARGS=\" \\\n    --wait=60 \\\n    --kill-on-bad-exit=1 \\\n    \"\n"
                  "srun $SRUN_ARGS --jobid $SLURM_JOB_ID python t.py\n"));
   EXPECT_NE(body_of(continued).find("\"\npython t.py\n"), std::string::npos) << body_of(continued);
+  // stas00's launchers and the alignment handbook: the value has expansions
+  // (`--jobid $SLURM_JOB_ID`, `--nodelist=$NODELIST`); they are option
+  // values, and srun still goes with its options.
+  const Translation expanded =
+      run(script(k2x8,
+                 "SRUN_ARGS=\" \\\n    --wait=60 \\\n    --jobid $SLURM_JOB_ID \\\n"
+                 "    --nodelist=$NODELIST\n    \"\n"
+                 "srun $SRUN_ARGS bash -c \"python t.py\" 2>&1\n"));
+  EXPECT_NE(body_of(expanded).find("\"\n{\npython t.py\n} 2>&1\n"), std::string::npos)
+      << body_of(expanded);
+  EXPECT_EQ(message_of(expanded, Code::srun_options_dropped),
+            "srun options with no AI Runtime equivalent are dropped: --nodelist=... (from "
+            "$SRUN_ARGS)");
+  // An expansion standing alone may be the program: srun stays, reported.
+  const Translation unknown = run(script(k2x8, "ARGS=\"--wait=60 $EXTRA\"\nsrun $ARGS t.py\n"));
+  EXPECT_EQ(body_of(unknown), "ARGS=\"--wait=60 $EXTRA\"\nsrun $ARGS t.py\n");
+  EXPECT_TRUE(has_code(unknown, Code::slurm_command_in_body));
 }
 
 // Helmholtz-AI's layout: the options in a bash array, appended to.
@@ -1627,6 +1644,22 @@ TEST(LaunchDiagnostics, ShimVariablesInsideThePerGpuScriptAreNotReported) {
                 "SLURM_NTASKS=\"$WORLD_SIZE\" SLURM_NTASKS_PER_NODE="
                 "\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\";\n"
                 "export RANK=$SLURM_PROCID; python t.py\n'\n");
+}
+
+// NeMo's `DIR=`pwd`` then `srun -l bash -c "cd ${DIR} ; python -u train.py $*"`:
+// the batch shell filled in ${DIR}; the worker's own shell has no DIR (it is
+// not exported), so the script stays double-quoted for the batch shell.
+TEST(LaunchCommand, ADoubleQuotedPerGpuScriptKeepsTheBatchShellsValues) {
+  const Translation t = run(script(
+      k2x8Tasks, "DIR=`pwd`\nsrun -l bash -c \"cd ${DIR} && RANK=\\$SLURM_PROCID python t.py\"\n"));
+  EXPECT_EQ(
+      body_of(t),
+      "DIR=`pwd`\n" + kPerNode +
+          "bash -c \"\nexport SLURM_PROCID=\\\"\\$RANK\\\" SLURM_LOCALID=\\\"\\$LOCAL_RANK\\\" "
+          "SLURM_NTASKS=\\\"\\$WORLD_SIZE\\\" SLURM_NTASKS_PER_NODE="
+          "\\\"\\$LOCAL_WORLD_SIZE\\\" SLURM_NODEID=\\\"\\$GROUP_RANK\\\";\n"
+          "cd ${DIR} && RANK=\\$SLURM_PROCID python t.py\"\n");
+  EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped));
 }
 
 TEST(ValueReader, ArithmeticOverflowAndDivisionByZeroAreUnknown) {
