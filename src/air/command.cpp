@@ -1382,7 +1382,9 @@ class CommandMapper final : public CommandEditor {
           record(a.span.begin, a.name, a.is_array ? array_value(reader, a) : reader.word(a.value));
           record_option_variable(site.view, a);
         }
-      } else if (site.program == "export"sv || site.program == "declare"sv) {
+      } else if (site.program == ":"sv) {
+        record_default_assignments(command, record);
+      } else if (slurm::is_declaration_builtin(site.program)) {  // readonly N=8 too
         for (size_t i = 1; i < command.words.size(); ++i) {
           const ast::Word& word = command.words[i];
           if (word.parts.empty() || word.parts[0].kind != ast::PartKind::literal) continue;
@@ -1394,6 +1396,25 @@ class CommandMapper final : public CommandEditor {
                  reader.assigned_value(std::string_view(head).substr(eq + 1), rest));
         }
       }
+    }
+  }
+
+  /// `: ${GPUS_PER_NODE:=8}` (NVIDIA's MLPerf scripts, nanotron): the
+  /// no-op command assigns the default when the name is unset, so the name
+  /// holds what `${GPUS_PER_NODE:-8}` reads from here on.
+  template <class Record>
+  void record_default_assignments(const ast::Command& command, Record& record) const {
+    const ValueReader reader(variables_, compute_);
+    for (size_t i = 1; i < command.words.size(); ++i) {
+      const ast::Word& word = command.words[i];
+      if (word.parts.size() != 1) continue;
+      const ast::WordPart* param = &word.parts[0];
+      if (param->kind == ast::PartKind::double_quoted && param->parts.size() == 1) {
+        param = &param->parts[0];
+      }
+      if (param->kind != ast::PartKind::param) continue;
+      if (!param->op.starts_with(":=") && !param->op.starts_with('=')) continue;
+      record(word.span.begin, param->text, reader.variable(*param));
     }
   }
 

@@ -205,7 +205,8 @@ ShellValue ValueReader::variable(const ast::WordPart& param) const {
     if (op == "#[@]" || op == "#[*]") return known(Meaning::node_count, compute_.nodes);
     return node_at(op);
   }
-  if (op.rfind(":-", 0) == 0 || op.rfind("-", 0) == 0) {
+  // ${X:=8} reads like ${X:-8} (and also sets X, see track_variables()).
+  if (op.starts_with(":-") || op.starts_with('-') || op.starts_with(":=") || op.starts_with('=')) {
     if (value.meaning != Meaning::unknown) return value;
     return parts(param.parts);  // ${X:-8} with X unset in the script
   }

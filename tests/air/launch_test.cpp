@@ -1662,6 +1662,24 @@ TEST(LaunchCommand, ADoubleQuotedPerGpuScriptKeepsTheBatchShellsValues) {
   EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped));
 }
 
+// OpenRLHF's `readonly GPUS_PER_NODE=8` and nanotron's / MLPerf's
+// `: ${GPUS_PER_NODE:=8}` set the count a launcher reads: 8 is the node's GPUs.
+TEST(LaunchDiagnostics, CountsSetByReadonlyOrADefaultAssignmentAreKnown) {
+  for (const char* set :
+       {"readonly GPUS_PER_NODE=8\n", ": ${GPUS_PER_NODE:=8}\n", ": \"${GPUS_PER_NODE=8}\"\n"}) {
+    const Translation t = run(script(
+        k2x8, std::string(set) + "srun torchrun --nnodes $SLURM_NNODES --nproc_per_node "
+                                 "$GPUS_PER_NODE --rdzv_endpoint $MASTER_ADDR:29500 t.py\n"));
+    EXPECT_FALSE(has_code(t, Code::launcher_count_mismatch))
+        << set << message_of(t, Code::launcher_count_mismatch);
+  }
+  // A default that disagrees with the node is still the script's count.
+  const Translation four = run(script(
+      k2x8, ": ${GPUS:=4}\nsrun torchrun --nnodes $SLURM_NNODES --nproc_per_node $GPUS t.py\n"));
+  EXPECT_NE(message_of(four, Code::launcher_count_mismatch).find("4"), std::string::npos)
+      << body_of(four);
+}
+
 TEST(ValueReader, ArithmeticOverflowAndDivisionByZeroAreUnknown) {
   air::ShellVariables vars;
   air::Compute compute;
