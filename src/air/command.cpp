@@ -3169,8 +3169,27 @@ class CommandMapper final : public CommandEditor {
     const auto whole = [](std::string_view text) {
       return Span{0, static_cast<uint32_t>(text.size())};
     };
+    // `--rank $SLURM_PROCID` unescaped was the batch shell's 0 in every task
+    // (the script's bug); it goes to the worker, whose shim sets it.
+    std::vector<Span> batch_shell;
+    for (const Span expansion : nested.outer_expansions) {
+      const std::string_view written = view.text.substr(expansion.begin, expansion.size());
+      if (!is_shim_variable(expanded_name(written))) batch_shell.push_back(expansion);
+    }
     return "\"" + apply_edits_double_quoted(exports, whole(exports), {}, {}) +
-           apply_edits_double_quoted(view.text, view.window, edits, nested.outer_expansions) + "\"";
+           apply_edits_double_quoted(view.text, view.window, edits, batch_shell) + "\"";
+  }
+
+  /// NAME of an expansion written `$NAME` or `${NAME...}`; empty for others.
+  static std::string_view expanded_name(std::string_view written) {
+    if (!written.starts_with('$')) return {};
+    written.remove_prefix(written.starts_with("${") ? 2 : 1);
+    size_t end = 0;
+    while (end < written.size() &&
+           (std::isalnum(static_cast<unsigned char>(written[end])) != 0 || written[end] == '_')) {
+      ++end;
+    }
+    return written.substr(0, end);
   }
 
   /// `srun bash -c 'SCRIPT'` becomes SCRIPT itself (rewritten), in braces

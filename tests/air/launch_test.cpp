@@ -1660,6 +1660,13 @@ TEST(LaunchCommand, ADoubleQuotedPerGpuScriptKeepsTheBatchShellsValues) {
           "\\\"\\$LOCAL_WORLD_SIZE\\\" SLURM_NODEID=\\\"\\$GROUP_RANK\\\";\n"
           "cd ${DIR} && RANK=\\$SLURM_PROCID python t.py\"\n");
   EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped));
+  // `$SLURM_PROCID` left for the batch shell was 0 in every task under Slurm;
+  // the worker's shell expands it now, from the shim.
+  const Translation unescaped =
+      run(script(k2x8Tasks, "srun bash -c \"python t.py --rank $SLURM_PROCID --out ${OUT}\"\n"));
+  EXPECT_NE(body_of(unescaped).find("python t.py --rank \\$SLURM_PROCID --out ${OUT}\""),
+            std::string::npos)
+      << body_of(unescaped);
 }
 
 // OpenRLHF's `readonly GPUS_PER_NODE=8` and nanotron's / MLPerf's
