@@ -2344,16 +2344,19 @@ void SetupMapper::unwrap_container(const Site& site) {
   const std::string written(
       editor_.source(site.view, Span{words[first].span.begin, words[subcommand].span.end}));
   const Span prefix{words[first].span.begin, words[call->image + 1].span.begin};
-  std::vector<CarriedVariable> carried;
-  if (call->engine != slurm::ContainerEngine::singularity) {  // docker's -e: enroot, udocker too
-    carried = docker_environment(site, *call);
-  } else if (std::string text = container_environment(site, *call); !text.empty()) {
-    text.pop_back();  // its space: write_container_environment() puts one after each
-    carried.push_back({std::move(text), {}});
-  }
-  // `timeout 2h docker run -e A=1 IMG cmd` -> `timeout 2h env A=1 cmd`.
-  const bool through_env = !carried.empty() && !carried.front().text.starts_with("env ") &&
-                           !assignments_read_at(words, first);
+  // docker's -e: enroot, udocker too.
+  const std::vector<CarriedVariable> carried = call->engine != slurm::ContainerEngine::singularity
+                                                   ? docker_environment(site, *call)
+                                                   : container_environment(site, *call);
+  // `timeout 2h docker run -e A=1 IMG cmd` -> `timeout 2h env A=1 cmd`; and
+  // `"A=$X" cmd` would run a command named A=..., which `env "A=$X" cmd` does not.
+  const auto quoted_name = [&](const CarriedVariable& variable) {
+    const std::string_view text = editor_.source(site.view, variable.written);
+    return text.starts_with('"') || text.starts_with('\'');
+  };
+  const bool through_env =
+      !carried.empty() && !carried.front().text.starts_with("env ") &&
+      (!assignments_read_at(words, first) || std::ranges::any_of(carried, quoted_name));
   write_container_environment(site, prefix, carried, through_env);
   editor_.report(
       Code::container_wrapper_removed, site.view, Span{prefix.begin, words[call->image].span.end},
@@ -2471,9 +2474,11 @@ void SetupMapper::report_container_without_command(const Site& site, size_t star
 
 /// What replaces `singularity exec [OPTIONS] IMAGE `: the variables the
 /// container gave the command (exported SINGULARITYENV_X, then --env, which
-/// wins), so the command still sees them. Prefix assignments of this very
-/// command (SINGULARITYENV_X=1 singularity ...) are renamed in place.
-std::string SetupMapper::container_environment(const Site& site, const ContainerCall& call) {
+/// wins), so the command still sees them; a computed --env stays where it
+/// is written. Prefix assignments of this very command
+/// (SINGULARITYENV_X=1 singularity ...) are renamed in place.
+std::vector<SetupMapper::CarriedVariable> SetupMapper::container_environment(
+    const Site& site, const ContainerCall& call) {
   const ast::Command& command = *site.command;
   std::vector<std::string> passed;  // "X (from SINGULARITYENV_X)", for the report
   for (const ast::Assignment& a : command.assignments) {
@@ -2500,11 +2505,20 @@ std::string SetupMapper::container_environment(const Site& site, const Container
     arguments.push_back(container_variable_argument(name));
     passed.push_back(passed_label(name));
   }
+  std::vector<CarriedVariable> carried;
+  if (!arguments.empty()) {
+    std::string text = "env";
+    for (const std::string& argument : arguments) text += " " + argument;
+    carried.push_back({std::move(text), {}});
+  }
   std::vector<std::string> env_items;
   for (const ContainerOption& option : call.options) {
     report_dropped_container_option(site, option);
     if (option.name != "--env" || !option.has_value) continue;
-    if (!add_env_option_items(site, option, true, env_items, passed)) {
+    if (add_env_option_items(site, option, true, env_items, passed)) {
+      for (std::string& item : env_items) carried.push_back({std::move(item), {}});
+      env_items.clear();
+    } else if (option.value || !carry_computed_env(site, option, true, carried, passed)) {
       const Span span = option_span(command, option);
       editor_.report(Code::container_option_dropped, site.view, span,
                      "`" + std::string(editor_.source(site.view, span)) +
@@ -2515,14 +2529,7 @@ std::string SetupMapper::container_environment(const Site& site, const Container
   if (passed.empty()) return {};
   editor_.report(Code::container_environment, site.view, command.span,
                  "the container's variables are set on the command: " + join(passed), "");
-  std::string text;
-  if (!arguments.empty()) {
-    text = "env";
-    for (const std::string& argument : arguments) text += " " + argument;
-    text += " ";
-  }
-  for (const std::string& item : env_items) text += item + " ";
-  return text;
+  return carried;
 }
 
 namespace {
@@ -2582,31 +2589,7 @@ std::vector<SetupMapper::CarriedVariable> SetupMapper::docker_environment(
       report_docker_workdir(site, call, option);
     }
     if ((option.name != "-e" && option.name != "--env") || !option.has_value) continue;
-    if (const std::string name =
-            written_variable_name(editor_.source(site.view, option.value_span));
-        is_runtime_variable(name)) {
-      const Span span = option_span(command, option);
-      editor_.report(Code::provided_variable_removed, site.view, span,
-                     "`" + std::string(editor_.source(site.view, span)) + "`: AI Runtime sets " +
-                         name + " on every node; the container's value is not carried over",
-                     "");
-      continue;
-    }
-    if (sets_devices_from_slurm(editor_.source(site.view, option.value_span))) {
-      const Span span = option_span(command, option);
-      editor_.report(Code::visible_devices_from_slurm, site.view, span,
-                     "`" + std::string(editor_.source(site.view, span)) +
-                         "` sets CUDA_VISIBLE_DEVICES to Slurm's list of the job's GPUs, which AI "
-                         "Runtime does not set: it would be empty and hide every GPU; the node's "
-                         "GPUs are all the job's, so it is not carried over",
-                     "to use fewer GPUs than the node has, set CUDA_VISIBLE_DEVICES=0,1,... to "
-                     "that many");
-      continue;
-    }
-    if (const std::string own = passes_own_value(editor_.source(site.view, option.value_span));
-        !own.empty()) {
-      passed.push_back(own + " (the script's own, from " +
-                       std::string(editor_.source(site.view, option_span(command, option))) + ")");
+    if (settle_container_variable(site, option.value_span, option_span(command, option), passed)) {
       continue;
     }
     if (add_env_option_items(site, option, false, env_items, passed)) {
@@ -2614,11 +2597,11 @@ std::vector<SetupMapper::CarriedVariable> SetupMapper::docker_environment(
       env_items.clear();
       continue;
     }
-    if (std::string item = shifter_variable(site, option); !item.empty()) {
+    // Computed (`NN=$SLURM_NNODES`): kept in place, as written.
+    if (!option.value && carry_computed_env(site, option, false, carried, passed)) continue;
+    if (std::string item = shifter_variable(site, option); option.value && !item.empty()) {
       passed.push_back(item.substr(0, item.find('=')) + " (from " + option.name + ")");
-      // Computed (`NN=$SLURM_NNODES`): kept in place, as written.
-      carried.push_back(option.value ? CarriedVariable{std::move(item), {}}
-                                     : CarriedVariable{{}, option.value_span});
+      carried.push_back({std::move(item), {}});
       continue;
     }
     const Span span = option_span(command, option);
@@ -2631,6 +2614,127 @@ std::vector<SetupMapper::CarriedVariable> SetupMapper::docker_environment(
   editor_.report(Code::container_environment, site.view, command.span,
                  "the container's variables are set on the command: " + join(passed), "");
   return carried;
+}
+
+bool SetupMapper::settle_container_variable(const Site& site, Span value, Span shown,
+                                            std::vector<std::string>& passed) {
+  const std::string_view written = editor_.source(site.view, value);
+  const std::string shown_text(editor_.source(site.view, shown));
+  if (const std::string name = written_variable_name(written); is_runtime_variable(name)) {
+    editor_.report(Code::provided_variable_removed, site.view, shown,
+                   "`" + shown_text + "`: AI Runtime sets " + name +
+                       " on every node; the container's value is not carried over",
+                   "");
+    return true;
+  }
+  if (sets_devices_from_slurm(written)) {
+    editor_.report(Code::visible_devices_from_slurm, site.view, shown,
+                   "`" + shown_text +
+                       "` sets CUDA_VISIBLE_DEVICES to Slurm's list of the job's GPUs, which AI "
+                       "Runtime does not set: it would be empty and hide every GPU; the node's "
+                       "GPUs are all the job's, so it is not carried over",
+                   "to use fewer GPUs than the node has, set CUDA_VISIBLE_DEVICES=0,1,... to "
+                   "that many");
+    return true;
+  }
+  if (const std::string own = passes_own_value(written); !own.empty()) {
+    passed.push_back(own + " (the script's own, from " + shown_text + ")");
+    return true;
+  }
+  return false;
+}
+
+namespace {
+
+/// Whether settle_container_variable() takes `written` off the command.
+bool settled_container_variable(std::string_view written) {
+  return is_runtime_variable(written_variable_name(written)) || sets_devices_from_slurm(written) ||
+         !passes_own_value(written).empty();
+}
+
+/// One item of a computed `--env` list, as written, and what replaces the
+/// comma after it so that the items become words of their own.
+struct WrittenEnvItem {
+  Span span;
+  std::string_view after = " ";
+};
+
+/// A computed `--env` value split where apptainer splits it (a `list`; a
+/// docker -e value is one item), at its commas, as it reads the expanded
+/// value as one CSV line: `A=$X,B="$Y"` -> `A=$X`, `B="$Y"`; in
+/// `"A=$X,B=$Y"` the comma becomes `" "`. Nothing when a comma is inside an
+/// expansion (`${X:-a,b}`, `$(f a,b)`), whose fields are not known, or an
+/// item is not `NAME=...`.
+std::vector<WrittenEnvItem> written_env_items(std::string_view written, uint32_t begin, bool list) {
+  std::vector<WrittenEnvItem> items;
+  std::string closers;  // of the expansions the scan is in
+  char quote = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < written.size(); ++i) {
+    const char c = written[i];
+    if (quote == '\'' && c != '\'') continue;
+    if (c == '\\') {
+      ++i;
+    } else if (c == '\'' || (c == '"' && closers.empty())) {
+      quote = quote == c ? 0 : (quote == 0 ? c : quote);
+    } else if (c == '$' && i + 1 < written.size() &&
+               (written[i + 1] == '(' || written[i + 1] == '{')) {
+      closers.push_back(written[++i] == '(' ? ')' : '}');
+    } else if (c == '`' && (closers.empty() || closers.back() != '`')) {
+      closers.push_back('`');
+    } else if (!closers.empty() && c == closers.back()) {
+      closers.pop_back();
+    } else if (c == ',' && list) {
+      if (!closers.empty()) return {};
+      items.push_back({Span{static_cast<uint32_t>(begin + start), static_cast<uint32_t>(begin + i)},
+                       quote == '"' ? "\" \""sv : (quote == '\'' ? "' '"sv : " "sv)});
+      start = i + 1;
+    }
+  }
+  if (!closers.empty() || quote != 0) return {};
+  items.push_back(
+      {Span{static_cast<uint32_t>(begin + start), static_cast<uint32_t>(begin + written.size())}});
+  for (const WrittenEnvItem& item : items) {
+    const std::string_view text = written.substr(item.span.begin - begin, item.span.size());
+    if (text.find('=') == std::string_view::npos || written_variable_name(text).empty()) return {};
+  }
+  return items;
+}
+
+}  // namespace
+
+/// `--env A=$X,B=1` -> `A=$X B=1` (docker's `-e A=$X`, one item, alike),
+/// kept in place, so Slurm's variables in it are rewritten like the rest of
+/// the command. Not when an item holds a credential (kept, it would be
+/// printed), nor when one is taken off a list whose quotes it shares.
+bool SetupMapper::carry_computed_env(const Site& site, const ContainerOption& option, bool list,
+                                     std::vector<CarriedVariable>& carried,
+                                     std::vector<std::string>& passed) {
+  const std::string_view written = editor_.source(site.view, option.value_span);
+  const std::vector<WrittenEnvItem> items =
+      written_env_items(written, option.value_span.begin, list);
+  if (items.empty()) return false;
+  const auto text_of = [&](const WrittenEnvItem& item) {
+    return editor_.source(site.view, item.span);
+  };
+  const bool shares_quotes =
+      std::ranges::any_of(items, [](const WrittenEnvItem& item) { return item.after != " "sv; });
+  for (const WrittenEnvItem& item : items) {
+    const std::string_view text = text_of(item);
+    const std::string name = written_variable_name(text);
+    const std::string_view value = text.substr(text.find('=') + 1);
+    if (holds_credential(name, value, std::nullopt)) return false;
+    if (shares_quotes && settled_container_variable(text)) return false;
+  }
+  const Span shown = items.size() == 1 ? option_span(*site.command, option) : Span{};
+  for (const WrittenEnvItem& item : items) {
+    if (settle_container_variable(site, item.span, shown.empty() ? item.span : shown, passed)) {
+      continue;
+    }
+    passed.push_back(written_variable_name(text_of(item)) + " (from " + option.name + ")");
+    carried.push_back({{}, item.span, item.after});
+  }
+  return true;
 }
 
 void SetupMapper::write_container_environment(const Site& site, Span prefix,
@@ -2647,7 +2751,7 @@ void SetupMapper::write_container_environment(const Site& site, Span prefix,
     }
     editor_.edit(site.view, Span{at, variable.written.begin}, std::move(text),
                  "the command runs directly in the AI Runtime environment");
-    text = " ";
+    text = variable.after;
     at = variable.written.end;
   }
   editor_.edit(site.view, Span{at, prefix.end}, std::move(text),

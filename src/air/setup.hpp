@@ -137,20 +137,35 @@ class SetupMapper {
 
  private:
   bool map_pip_install(const slurm::Site& site);
-  std::string container_environment(const slurm::Site& site, const ContainerCall& call);
   void report_container_without_command(const slurm::Site& site, size_t start,
                                         const ContainerCall& call);
   bool add_env_option_items(const slurm::Site& site, const ContainerOption& option, bool list,
                             std::vector<std::string>& env_items, std::vector<std::string>& passed);
-  /// One variable a docker call's -e gave its command: new text, or a
+  /// One variable a container call gave its command: new text, or a
   /// computed `NAME=$X` kept where it is written (`written`), so the
-  /// rewrites of the rest of the command ($SLURM_NNODES -> $NUM_NODES) reach it.
+  /// rewrites of the rest of the command ($SLURM_NNODES -> $NUM_NODES) reach
+  /// it. `after` replaces what follows a kept value up to the next one: the
+  /// comma of `--env "A=$X,B=$Y"` becomes `" "`.
   struct CarriedVariable {
     std::string text;
     Span written;
+    std::string_view after = " ";
   };
+  std::vector<CarriedVariable> container_environment(const slurm::Site& site,
+                                                     const ContainerCall& call);
   std::vector<CarriedVariable> docker_environment(const slurm::Site& site,
                                                   const ContainerCall& call);
+  /// A written `NAME=...` the command must not be given (AI Runtime's own
+  /// variable, Slurm's GPU list) or that passed the script's own NAME, which
+  /// the command now sees by itself: reported, and true. `shown` is what the
+  /// report quotes.
+  bool settle_container_variable(const slurm::Site& site, Span value, Span shown,
+                                 std::vector<std::string>& passed);
+  /// A computed singularity/apptainer `--env A=$X,B=1` (a `list`) or
+  /// docker `-e A=$X` kept where it is written, item by item; false (nothing
+  /// done) when it cannot be.
+  bool carry_computed_env(const slurm::Site& site, const ContainerOption& option, bool list,
+                          std::vector<CarriedVariable>& carried, std::vector<std::string>& passed);
   /// Replaces `prefix` (the call up to the command) with the carried
   /// variables, `env` first when `through_env`.
   void write_container_environment(const slurm::Site& site, Span prefix,

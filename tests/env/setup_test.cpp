@@ -935,6 +935,65 @@ TEST(Containers, DockerEnvComputedFromSlurmsVariablesIsRewrittenLikeTheCommand) 
       << t.workload->command;
 }
 
+// Singularity's computed `--env` stays where it is written, as docker's -e
+// does: item by item (apptainer splits the expanded value at commas), so
+// Slurm's variables in it are rewritten like the rest of the command.
+// Dropped and reported before, the command lost the variables.
+TEST(Containers, SingularityEnvComputedStaysWhereItIsWrittenItemByItem) {
+  const Translation t =
+      run("timeout 2h singularity exec --nv --env NN=$SLURM_NNODES,B=2 "
+          "--env \"H=/w/$USER,R=$SLURM_NODEID\" img.sif python t.py --nodes $SLURM_NNODES\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t,
+                          "\ntimeout 2h env NN=$NUM_NODES B=2 \"H=/w/$USER\" \"R=$NODE_RANK\" "
+                          "python t.py --nodes $NUM_NODES\n"))
+      << t.workload->command;
+  EXPECT_FALSE(has_code(t, Code::container_option_dropped))
+      << messages_of(t, Code::container_option_dropped);
+  EXPECT_NE(messages_of(t, Code::container_environment).find("NN (from --env), B (from --env)"),
+            std::string::npos)
+      << messages_of(t, Code::container_environment);
+  // The line's own assignments, where the shell reads them; `env` when the
+  // name is quoted (`"A=$X" cmd` would run a program named A=...).
+  const Translation direct = run("apptainer exec --env=P=$PWD/lib:$P img.sif python t.py\n");
+  ASSERT_TRUE(direct.workload);
+  EXPECT_TRUE(command_has(direct, "\nP=$PWD/lib:$P python t.py\n")) << direct.workload->command;
+  const Translation quoted = run("docker run -e \"NN=$SLURM_NNODES\" img:1 python t.py\n");
+  ASSERT_TRUE(quoted.workload);
+  EXPECT_TRUE(command_has(quoted, "\nenv \"NN=$NUM_NODES\" python t.py\n"))
+      << quoted.workload->command;
+  // AI Runtime's own variable and Slurm's GPU list are taken off the list,
+  // as docker's -e are; the script's own NAME is seen by itself.
+  const Translation settled =
+      run("singularity exec --env A=$X,MASTER_PORT=$P,CUDA_VISIBLE_DEVICES=$SLURM_JOB_GPUS,W=$W "
+          "img.sif python t.py\n");
+  ASSERT_TRUE(settled.workload);
+  EXPECT_TRUE(command_has(settled, "\nA=$X python t.py\n")) << settled.workload->command;
+  EXPECT_TRUE(has_code(settled, Code::provided_variable_removed));
+  EXPECT_TRUE(has_code(settled, Code::visible_devices_from_slurm));
+  EXPECT_NE(messages_of(settled, Code::container_environment).find("W (the script's own"),
+            std::string::npos)
+      << messages_of(settled, Code::container_environment);
+}
+
+// Kept in place only when the items are known: not a comma inside an
+// expansion (its fields are not), nor a credential (it would be printed),
+// nor an item taken off a list whose quotes it shares. Those stay reported.
+TEST(Containers, SingularityEnvComputedThatCannotBeKeptIsReported) {
+  for (const char* line : {
+           "singularity exec --env A=${X:-a,b} img.sif python t.py\n",
+           "singularity exec --env A=$X,B=hf_abcdefghijklmnopqrstuvwxyz0123 img.sif python t.py\n",
+           "singularity exec --env \"A=$X,CUDA_VISIBLE_DEVICES=$SLURM_JOB_GPUS\" img.sif "
+           "python t.py\n",
+       }) {
+    const Translation t = run(line);
+    ASSERT_TRUE(t.workload) << line;
+    EXPECT_TRUE(has_code(t, Code::container_option_dropped)) << line;
+    EXPECT_TRUE(command_has(t, "\npython t.py\n")) << t.workload->command;
+    EXPECT_FALSE(command_has(t, "hf_abc")) << t.workload->command;
+  }
+}
+
 // What cannot be unwrapped stays and says why: a detached service, a
 // replaced entrypoint, an option not known here, options from an array.
 TEST(Containers, DockerRunThatCannotBeUnwrappedIsReportedWithTheReason) {
