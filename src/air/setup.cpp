@@ -2278,6 +2278,24 @@ bool assignments_read_at(const std::vector<ast::Word>& words, size_t first) {
   return first == 0;
 }
 
+/// The command that prints what an image of `engine` runs by itself: its
+/// ENTRYPOINT, and its CMD too when `with_cmd`. Enroot wrote both into the
+/// image's /etc/rc when it imported it.
+std::string_view image_command_printer(slurm::ContainerEngine engine, bool with_cmd) {
+  switch (engine) {
+    case slurm::ContainerEngine::udocker:
+      return "`udocker inspect IMAGE`";
+    case slurm::ContainerEngine::enroot:
+      return "`unsquashfs -cat IMAGE.sqsh etc/rc`";
+    case slurm::ContainerEngine::singularity:
+      return "`singularity inspect --runscript IMAGE`";
+    case slurm::ContainerEngine::docker:
+      break;
+  }
+  return with_cmd ? "`docker inspect -f '{{.Config.Entrypoint}} {{.Config.Cmd}}' IMAGE`"
+                  : "`docker inspect -f '{{.Config.Entrypoint}}' IMAGE`";
+}
+
 /// What to check once a container call is taken off its command: the
 /// image's software, and the ENTRYPOINT that received the command's words.
 std::string unwrapped_call_hint(const ContainerCall& call) {
@@ -2299,14 +2317,11 @@ std::string unwrapped_call_hint(const ContainerCall& call) {
     case slurm::ContainerEngine::udocker:
       break;
   }
-  const std::string_view inspect = call.engine == slurm::ContainerEngine::udocker
-                                       ? "`udocker inspect IMAGE`"
-                                       : "`docker inspect -f '{{.Config.Entrypoint}}' IMAGE`";
   return std::string(kProvides) +
          "; relative paths in the command were the image's working directory's (its WORKDIR, "
          "unless -w set one) and are the uploaded code's now, and an image with an ENTRYPOINT "
          "ran it with these words as its arguments (" +
-         std::string(inspect) + " shows it)";
+         std::string(image_command_printer(call.engine, false)) + " shows it)";
 }
 
 }  // namespace
@@ -2436,16 +2451,18 @@ BareContainerCall describe_bare_call(const ast::Command& command, const Containe
             "image) and remove the container call"};
   if (call.engine != slurm::ContainerEngine::singularity)
     return {"started the image's own command (its ENTRYPOINT or CMD)",
-            "write that command in its place (`docker inspect -f '{{.Config.Entrypoint}} "
-            "{{.Config.Cmd}}' IMAGE` prints it): it runs in the workload's environment"};
+            "write that command in its place (" +
+                std::string(image_command_printer(call.engine, true)) +
+                " prints it): it runs in the workload's environment"};
   if (call.run && feeds_stdin_from_script(command))
     return {"fed the script's here-document to the image's runscript",
             "write the here-document's commands in place of the line: they run in the "
             "workload's environment"};
   if (call.run)
     return {"started the image's runscript",
-            "write the runscript's command in its place (`singularity inspect --runscript "
-            "IMAGE` prints it): the command already runs in the workload's environment"};
+            "write the runscript's command in its place (" +
+                std::string(image_command_printer(call.engine, true)) +
+                " prints it): the command already runs in the workload's environment"};
   return {"names no command to run in the image",
           "remove the line, or write the command it was meant to run"};
 }

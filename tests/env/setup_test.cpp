@@ -1022,6 +1022,17 @@ TEST(Containers, DockerRunThatCannotBeUnwrappedIsReportedWithTheReason) {
   EXPECT_NE(messages_of(bare, Code::container_without_command).find("image's own command"),
             std::string::npos)
       << messages_of(bare, Code::container_without_command);
+  // The hint names the tool that prints that command, for each engine.
+  const std::pair<const char*, const char*> printers[] = {
+      {"docker run --rm -v $PWD:/ws img:1\n", "`docker inspect -f"},
+      {"enroot start --rw pytorch\n", "`unsquashfs -cat IMAGE.sqsh etc/rc`"},
+      {"udocker run img\n", "`udocker inspect IMAGE`"},
+  };
+  for (const auto& [line, printer] : printers) {
+    const Translation t = run(line);
+    EXPECT_NE(hints_of(t, Code::container_without_command).find(printer), std::string::npos)
+        << line << hints_of(t, Code::container_without_command);
+  }
 }
 
 // R, MATLAB, Julia: the cluster's module gave the job the program; AI
