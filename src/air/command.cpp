@@ -4160,6 +4160,24 @@ class CommandMapper final : public CommandEditor {
            "and remove the line");
   }
 
+  /// The other machine as the report names it: `ssh $SSH_OPTS host` and
+  /// `ssh $host cmd` read alike, so where a variable may hold ssh's options
+  /// the report says which word it took for the machine and which else it
+  /// could be.
+  static std::string remote_host_description(std::span<const std::string_view> words,
+                                             const RemoteShell& remote) {
+    const std::string host(words[remote.host_word]);
+    if (remote.other_host_word != 0) {
+      return host + " (or, when " + host + " holds ssh's options, " +
+             std::string(words[remote.other_host_word]) + ")";
+    }
+    if (remote.options_word != 0) {
+      return host + " (" + std::string(words[remote.options_word]) +
+             " before it is taken, by its name, for ssh's options)";
+    }
+    return host;
+  }
+
   /// `scp -r out me@login1:/project/`, `ssh -NL 8888:localhost:8888 login1 &`,
   /// `ips=$(ssh $first hostname -I)`, `pdsh -w $SLURM_JOB_NODELIST ...`: the
   /// cluster's machines and the job's other nodes, reached over SSH.
@@ -4181,7 +4199,7 @@ class CommandMapper final : public CommandEditor {
     const std::optional<RemoteShell> remote = read_remote_shell(program, words);
     if (!remote) return;
     const std::string call = "`" + std::string(program) + "`";
-    const std::string host(words[remote->host_word]);
+    const std::string host = remote_host_description(words, *remote);
     const Span span = command.words[from + remote->host_word].span;
     switch (remote->use) {
       case RemoteUse::tunnel:

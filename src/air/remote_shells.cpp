@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+
+#include "source/ascii.hpp"
 
 namespace s2a::air {
 namespace {
@@ -28,17 +31,70 @@ std::string_view unquoted(std::string_view word) {
   return word;
 }
 
+/// NAME of `$NAME` or `${NAME}` written alone and unquoted, whose value the
+/// shell splits into words; empty for any other word.
+std::string_view lone_expansion_name(std::string_view word) {
+  if (!word.starts_with('$')) return {};
+  word.remove_prefix(1);
+  if (word.starts_with('{') && word.ends_with('}')) word = word.substr(1, word.size() - 2);
+  const bool name = !word.empty() &&
+                    (std::isalpha(static_cast<unsigned char>(word[0])) != 0 || word[0] == '_') &&
+                    std::all_of(word.begin(), word.end(), [](char c) {
+                      return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+                    });
+  return name ? word : std::string_view();
+}
+
+/// `$SSH_OPTS`, `$ssh_args`, `$EXTRA_FLAGS`, `$ssh_key`: a variable named for
+/// options (`-p 2222`, `-i ~/.ssh/id`), not for a machine.
+bool names_options(std::string_view name) {
+  return std::ranges::any_of(
+      std::array{"opt"sv, "arg"sv, "flag"sv, "key"sv},
+      [&](std::string_view part) { return ascii_contains_ignoring_case(name, part); });
+}
+
+/// Whether an operand after the destination could name a machine instead:
+/// another lone expansion, `user@host`, a dotted name (`login1.hpc.edu`).
+/// A command's first word (`hostname`, `dask-worker`, a quoted script, a
+/// variable named for one: `$node_cmd`) cannot.
+bool could_name_machine(std::string_view word) {
+  if (const std::string_view name = lone_expansion_name(word); !name.empty()) {
+    return std::ranges::none_of(std::array{"cmd"sv, "command"sv, "script"sv}, [&](auto part) {
+      return ascii_contains_ignoring_case(name, part);
+    });
+  }
+  const bool plain = std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("._-@${}").find(c) != std::string_view::npos;
+  });
+  return plain && (word.find('@') != std::string_view::npos ||
+                   (word.find('.') != std::string_view::npos && !word.starts_with('.')));
+}
+
 /// `ssh [options] HOST [COMMAND]`: the destination is the first word that is
 /// not an option or an option's value; forwarding options make a tunnel.
+/// A lone `$X` there may hold options instead (RemoteShell::options_word,
+/// other_host_word).
 std::optional<RemoteShell> read_ssh(std::span<const std::string_view> words) {
   bool forwards = false;
+  size_t options_word = 0;
   const auto at_word = [&](size_t i) -> std::optional<RemoteShell> {
     if (i >= words.size()) return std::nullopt;
-    return RemoteShell{forwards ? RemoteUse::tunnel : RemoteUse::login, i};
+    RemoteShell shell{forwards ? RemoteUse::tunnel : RemoteUse::login, i, options_word, 0};
+    if (!lone_expansion_name(words[i]).empty() && i + 1 < words.size() &&
+        could_name_machine(words[i + 1])) {
+      shell.other_host_word = i + 1;
+    }
+    return shell;
   };
   for (size_t i = 1; i < words.size(); ++i) {
     const std::string_view word = unquoted(words[i]);
     if (word == "--") return at_word(i + 1);
+    if (const std::string_view name = lone_expansion_name(words[i]);
+        !name.empty() && names_options(name) && i + 1 < words.size()) {
+      if (options_word == 0) options_word = i;
+      continue;
+    }
     if (word.size() < 2 || word.front() != '-') return at_word(i);
     // Grouped flags (`-fNT`) end at the first option that takes a value,
     // whose value is the rest of the word or the next word.
@@ -50,7 +106,10 @@ std::optional<RemoteShell> read_ssh(std::span<const std::string_view> words) {
       break;
     }
   }
-  return std::nullopt;  // `ssh -V`, `ssh -Q cipher`: no other machine
+  // `ssh -V`, `ssh -Q cipher`: no other machine; `ssh $SSH_OPTS` alone: the
+  // variable names it after all.
+  if (options_word != 0) return RemoteShell{RemoteUse::login, options_word, 0, 0};
+  return std::nullopt;
 }
 
 /// `user@host:path`, `host:path`, `$HOST:/data`, `scp://host/path`: a name

@@ -25,6 +25,14 @@ enum class RemoteUse : uint8_t {
 struct RemoteShell {
   RemoteUse use = RemoteUse::login;
   size_t host_word = 0;  // the word naming the other machine (for fan_out: the first operand)
+  /// ssh's options may be kept in a variable (`ssh $SSH_OPTS host cmd`),
+  /// which reads like `ssh $host cmd`. `options_word`: a lone unquoted
+  /// expansion before host_word, taken for options by its name ($SSH_OPTS,
+  /// $ssh_key). `other_host_word`: the operand after host_word, the
+  /// destination instead when host_word (a lone expansion) holds options;
+  /// set only when it could name a machine (`$addr`, `me@login1`). 0: none.
+  size_t options_word = 0;
+  size_t other_host_word = 0;
 };
 
 /// Whether `program` is one of the commands read_remote_shell() knows: the

@@ -35,6 +35,37 @@ TEST(RemoteShells, SshFindsItsDestinationPastOptionsAndTheirValues) {
   EXPECT_EQ(remote_use_of({"ssh", "-Q", "cipher"}), "none");
 }
 
+/// "host 2 options 1 other 0": the words read_ssh() named, for the calls
+/// whose options may be kept in a variable.
+std::string ssh_words_of(std::vector<std::string_view> words) {
+  const std::optional<RemoteShell> remote = read_remote_shell(words[0], words);
+  if (!remote) return "none";
+  return "host " + std::to_string(remote->host_word) + " options " +
+         std::to_string(remote->options_word) + " other " + std::to_string(remote->other_host_word);
+}
+
+// `ssh $SSH_OPTS host cmd` reads like `ssh $host cmd`. A variable named for
+// options is passed over; a lone `$X` before another operand that could name
+// a machine leaves the destination open between the two; before a
+// command's first word it is the machine (the common `ssh $host cmd`).
+TEST(RemoteShells, SshDestinationAfterALoneExpansionIsDecidedConservatively) {
+  EXPECT_EQ(ssh_words_of({"ssh", "$host", "dask-worker", "--nprocs", "2"}),
+            "host 1 options 0 other 0");
+  EXPECT_EQ(ssh_words_of({"ssh", "$i", "'export A=1; bash run.sh'"}), "host 1 options 0 other 0");
+  EXPECT_EQ(
+      ssh_words_of({"ssh", "$SSH_PORTOPT", "$remote_address", "-l", "$remote_user", "\"cd x\""}),
+      "host 2 options 1 other 0");
+  EXPECT_EQ(ssh_words_of({"ssh", "$ssh_key", "$SSH_PORTOPT", "$remote_address", "-l", "me"}),
+            "host 3 options 1 other 0");
+  EXPECT_EQ(ssh_words_of({"ssh", "$opts", "$USER@log-$i.nyu.cluster"}), "host 2 options 1 other 0");
+  EXPECT_EQ(ssh_words_of({"ssh", "$SSH_OPTS"}), "host 1 options 0 other 0");
+  EXPECT_EQ(ssh_words_of({"ssh", "$X", "$dest", "hostname"}), "host 1 options 0 other 2");
+  EXPECT_EQ(ssh_words_of({"ssh", "${X}", "me@login1", "ls"}), "host 1 options 0 other 2");
+  EXPECT_EQ(ssh_words_of({"ssh", "\"$X\"", "me@login1", "ls"}), "host 1 options 0 other 0");
+  EXPECT_EQ(ssh_words_of({"ssh", "-q", "$node", "nvidia-smi"}), "host 2 options 0 other 0");
+  EXPECT_EQ(ssh_words_of({"ssh", "-q", "$node", "$node_cmd"}), "host 2 options 0 other 0");
+}
+
 TEST(RemoteShells, CopiesNeedAHostOperand) {
   EXPECT_EQ(remote_use_of({"scp", "-r", "out", "me@login1:/project/"}), "copy 3");
   EXPECT_EQ(remote_use_of({"rsync", "-av", "\"$HOST:/data/\"", "."}), "copy 2");
@@ -60,6 +91,8 @@ TEST(RemoteShells, ReportedAtTheOtherMachineOnTheCommandsThatStay) {
                                   "#!/bin/bash\n#SBATCH -N 2 --gpus-per-node=h100:8\n"
                                   "ssh -NL 8888:localhost:8888 $USER@login1 &\n"
                                   "ips=$(ssh $first hostname -I)\n"
+                                  "ssh $SSH_OPTS gw1.hpc.edu ls\n"
+                                  "ssh $X me@gw1 ls\n"
                                   "torchrun --nnodes=2 --nproc_per_node=8 train.py --out results\n"
                                   "scp -r results me@login1:/project/runs/\n"
                                   "pdsh -w $SLURM_JOB_NODELIST rm -rf /tmp/cache\n"
@@ -76,8 +109,15 @@ TEST(RemoteShells, ReportedAtTheOtherMachineOnTheCommandsThatStay) {
                                                 "notebook's or dashboard's, typically)",
                                                 "4:11 `ssh` logs in to $first, a machine of the "
                                                 "cluster or another node of the job",
-                                                "6:16 `scp` copies to or from me@login1",
-                                                "7:1 `pdsh` runs a command on a list of nodes "
+                                                "5:15 `ssh` logs in to gw1.hpc.edu ($SSH_OPTS "
+                                                "before it is taken, by its name, for ssh's "
+                                                "options), a machine of the cluster or another "
+                                                "node of the job",
+                                                "6:5 `ssh` logs in to $X (or, when $X holds ssh's "
+                                                "options, me@gw1), a machine of the cluster or "
+                                                "another node of the job",
+                                                "8:16 `scp` copies to or from me@login1",
+                                                "9:1 `pdsh` runs a command on a list of nodes "
                                                 "over SSH"}));
   EXPECT_NE(t.yaml.find("scp -r results me@login1:/project/runs/"), std::string::npos)
       << "reported, not removed: the user decides what replaces it";
