@@ -162,6 +162,26 @@ def copy_sample(count, seed, source, out):
                         os.path.join(sub, f"script{i:05d}.sh"))
 
 
+def mixed_script(target):
+    """About `target` bytes of distinct generated jobs after one multi-node
+    header, each exporting its own token: a script that grows in everything
+    a rule may count (functions, steps, variables, secrets), not in copies
+    of one body. Seeded apart from the corpus, so it does not change it."""
+    rng = random.Random(11)
+    parts = ["#!/bin/bash\n#SBATCH --nodes=4\n#SBATCH --gpus-per-node=8\n"]
+    size = len(parts[0])
+    index = 0
+    while size < target:
+        token = "".join(rng.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+                        for _ in range(34))
+        job = (f"export HF_TOKEN=hf_{token}\n" +
+               "".join(generate_script(rng, index).splitlines(keepends=True)[1:]))
+        parts.append(job)
+        size += len(job)
+        index += 1
+    return "".join(parts)
+
+
 def write_stress(out, big_sizes):
     """Inputs for the superlinearity check, each at three sizes."""
     os.makedirs(out, exist_ok=True)
@@ -170,10 +190,12 @@ def write_stress(out, big_sizes):
     body = "".join(typical.splitlines(keepends=True)[12:])
     header = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\n"
     for mb in big_sizes:  # a huge script
-        target = mb << 20
+        target = int(mb * (1 << 20))
         copies = target // len(body) + 1
-        with open(os.path.join(out, f"big-{mb}mb.sh"), "w") as f:
+        with open(os.path.join(out, f"big-{mb:g}mb.sh"), "w") as f:
             f.write(header + body * copies + "srun python train.py\n")
+        with open(os.path.join(out, f"mixed-{mb:g}mb.sh"), "w") as f:
+            f.write(mixed_script(target))
     for kb in (64, 256, 1024):  # one long line: a command with many arguments
         words = " ".join(f"--arg{i}=value{i}" for i in range(kb * 1024 // 16))
         with open(os.path.join(out, f"longline-{kb}kb.sh"), "w") as f:
@@ -198,11 +220,11 @@ def main():
     parser.add_argument("--from", dest="source", help="sample real scripts from this directory")
     parser.add_argument("--stress", action="store_true", help="write the superlinearity inputs")
     parser.add_argument("--big-mb", default="1,4,16",
-                        help="sizes in MB of the huge-script inputs (e.g. 2,10,50)")
+                        help="sizes in MB of the huge-script inputs (e.g. 0.25,2,10,50)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if args.stress:
-        write_stress(args.out, [int(x) for x in args.big_mb.split(",")])
+        write_stress(args.out, [float(x) for x in args.big_mb.split(",")])
     elif args.source:
         copy_sample(args.count, args.seed, args.source, args.out)
     else:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -457,6 +458,31 @@ void report_root_removals(const slurm::Site& site, std::string_view text, UseCol
   }
 }
 
+/// The spans sorted and joined where they overlap or touch, so that each
+/// command asks in log time whether the translation removed it: a scan of
+/// all of them for each command made long scripts quadratic.
+std::vector<Span> joined(std::span<const Span> spans) {
+  std::vector<Span> sorted(spans.begin(), spans.end());
+  std::sort(sorted.begin(), sorted.end(), [](Span a, Span b) { return a.begin < b.begin; });
+  std::vector<Span> out;
+  for (const Span span : sorted) {
+    if (!out.empty() && span.begin <= out.back().end) {
+      out.back().end = std::max(out.back().end, span.end);
+    } else {
+      out.push_back(span);
+    }
+  }
+  return out;
+}
+
+/// `at` lies inside one of `joined` (sorted, disjoint).
+bool covered(const std::vector<Span>& joined, Span at) {
+  const auto after =
+      std::upper_bound(joined.begin(), joined.end(), at.begin,
+                       [](uint32_t offset, Span span) { return offset < span.begin; });
+  return after != joined.begin() && at.end <= std::prev(after)->end;
+}
+
 }  // namespace
 
 void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
@@ -469,15 +495,12 @@ void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
   Uses uses;
   UseCollector collector(assigned, body.nounset, uses, body.views[0].text);
   uint32_t judged_until = UINT32_MAX;  // where a `source` or `eval` may set anything
+  const std::vector<Span> removed_text = joined(removed);
   for (const slurm::Site& site : body.sites) {
     if (site.view != 0) continue;  // a `bash -c` script's variables are judged with its own
     // module/conda lines are removed from the command: their uses go too.
     if (is_setup_command(*site.command, site.program, body.views[0].text)) continue;
-    const Span at = body.file_span(site, site.command->span);
-    if (std::ranges::any_of(removed,
-                            [&](Span r) { return r.begin <= at.begin && at.end <= r.end; })) {
-      continue;
-    }
+    if (covered(removed_text, body.file_span(site, site.command->span))) continue;
     collector.collect(*site.command);
     report_root_removals(site, body.views[0].text, collector, diagnostics);
     if (may_set_unknown_variables(site, body.views[0].text)) {

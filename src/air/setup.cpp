@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <iterator>
 #include <map>
 
 #include "air/cluster_paths.hpp"
@@ -616,11 +617,12 @@ uint32_t SetupMapper::first_kept_source() {
   return *first_kept_source_;
 }
 
-SetupMapper::WorkingDirectory SetupMapper::working_directory_at(const Site& site) const {
+std::vector<std::pair<uint32_t, SetupMapper::WorkingDirectory>> SetupMapper::directory_changes()
+    const {
+  std::vector<std::pair<uint32_t, WorkingDirectory>> out;
   WorkingDirectory where;
   for (const Site& earlier : body_.sites) {
     if (earlier.view != 0) continue;
-    if (earlier.command->span.begin >= site.command->span.begin) break;
     const bool cd = earlier.program == "cd"sv;
     if (earlier.context.in_substitution ||
         (!cd && earlier.program != "pushd"sv && earlier.program != "popd"sv)) {
@@ -637,10 +639,25 @@ SetupMapper::WorkingDirectory SetupMapper::working_directory_at(const Site& site
         next = join_under_root(std::move(*where.relative), *literal);
       }
     }
-    if (!next) return {std::nullopt, &earlier};
+    const uint32_t at = earlier.command->span.begin;
+    if (!next) {
+      out.emplace_back(at, WorkingDirectory{std::nullopt, &earlier});
+      break;
+    }
     where.relative = std::move(next);
+    out.emplace_back(at, where);
   }
-  return where;
+  return out;
+}
+
+// Asked for each `pip install -r`: the changes are found once, as a scan of
+// the sites before each made long scripts quadratic.
+SetupMapper::WorkingDirectory SetupMapper::working_directory_at(const Site& site) {
+  if (!directory_changes_) directory_changes_ = directory_changes();
+  const uint32_t at = site.command->span.begin;
+  const auto after = std::partition_point(directory_changes_->begin(), directory_changes_->end(),
+                                          [&](const auto& change) { return change.first < at; });
+  return after == directory_changes_->begin() ? WorkingDirectory{} : std::prev(after)->second;
 }
 
 namespace {

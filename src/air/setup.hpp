@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "air/container_call.hpp"
@@ -217,7 +218,11 @@ class SetupMapper {
     std::optional<std::string> relative = std::string();
     const slurm::Site* unknown_cd = nullptr;
   };
-  [[nodiscard]] WorkingDirectory working_directory_at(const slurm::Site& site) const;
+  [[nodiscard]] WorkingDirectory working_directory_at(const slurm::Site& site);
+  /// The working directory after each top-level cd, pushd or popd (where it
+  /// starts, what it leaves), in order; the first that goes somewhere
+  /// unknown is the last.
+  [[nodiscard]] std::vector<std::pair<uint32_t, WorkingDirectory>> directory_changes() const;
   [[nodiscard]] std::string secret_reference(const std::string& name) const;
   size_t hide_option_secret(const slurm::Site& site, size_t i, std::string_view arg);
   [[nodiscard]] const ast::Word* piped_password(const slurm::Site& site) const;
@@ -237,6 +242,7 @@ class SetupMapper {
 
   std::optional<std::unordered_map<std::string_view, int>> variable_writes_;  // when first asked
   std::optional<uint32_t> first_kept_source_;                                 // when first asked
+  std::optional<std::vector<std::pair<uint32_t, WorkingDirectory>>> directory_changes_;  // same
   std::optional<std::string> kept_pip_install_;  // the first `pip install` left in the command
   std::vector<std::string> foreign_runtimes_reported_;  // "R", "MATLAB": once each
   // (package, module as written) of the modules with no known mapping.

@@ -1,6 +1,7 @@
 #include "slurm/nounset.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 
 #include "slurm/body.hpp"
@@ -48,12 +49,10 @@ NounsetScopes NounsetScopes::read(const Body& body, std::string_view file_text) 
 }
 
 bool NounsetScopes::at(uint32_t offset) const {
-  bool on = from_start_;
-  for (const auto& [where, value] : changes_) {
-    if (where > offset) break;
-    on = value;
-  }
-  return on;
+  // The last change at or before `offset` (asked for each use of a variable).
+  const auto after = std::partition_point(
+      changes_.begin(), changes_.end(), [&](const auto& change) { return change.first <= offset; });
+  return after == changes_.begin() ? from_start_ : std::prev(after)->second;
 }
 
 bool NounsetScopes::allows_unset(std::string_view param_op) {
