@@ -1365,57 +1365,10 @@ class CommandMapper final : public CommandEditor {
 
   /// Records the batch script's simple assignments so launch flags written
   /// with variables (`--nproc_per_node=$GPUS_PER_NODE`) can be understood.
-  /// An assignment in a branch or loop counts only when its value is known.
   void track_variables() {
-    const ValueReader reader(variables_, compute_);
-    for (const Site& site : body_.sites) {
-      const slurm::Context& c = site.context;
-      if (site.view != 0 || c.in_function || c.in_srun || c.in_substitution) continue;
-      const bool conditional = c.in_branch || c.in_loop;
-      auto record = [&](uint32_t at, const std::string& name, ShellValue value) {
-        if (conditional && value.meaning == Meaning::unknown) return;
-        variables_.assign(at, name, value);
-      };
-      const ast::Command& command = *site.command;
-      if (command.words.empty()) {
-        for (const auto& a : command.assignments) {
-          record(a.span.begin, a.name, a.is_array ? array_value(reader, a) : reader.word(a.value));
-          record_option_variable(site.view, a);
-        }
-      } else if (site.program == ":"sv) {
-        record_default_assignments(command, record);
-      } else if (slurm::is_declaration_builtin(site.program)) {  // readonly N=8 too
-        for (size_t i = 1; i < command.words.size(); ++i) {
-          const ast::Word& word = command.words[i];
-          if (word.parts.empty() || word.parts[0].kind != ast::PartKind::literal) continue;
-          const std::string& head = word.parts[0].text;
-          const size_t eq = head.find('=');
-          if (eq == std::string::npos || eq == 0) continue;
-          const std::span<const ast::WordPart> rest(word.parts.begin() + 1, word.parts.end());
-          record(word.span.begin, head.substr(0, eq),
-                 reader.assigned_value(std::string_view(head).substr(eq + 1), rest));
-        }
-      }
-    }
-  }
-
-  /// `: ${GPUS_PER_NODE:=8}` (NVIDIA's MLPerf scripts, nanotron): the
-  /// no-op command assigns the default when the name is unset, so the name
-  /// holds what `${GPUS_PER_NODE:-8}` reads from here on.
-  template <class Record>
-  void record_default_assignments(const ast::Command& command, Record& record) const {
-    const ValueReader reader(variables_, compute_);
-    for (size_t i = 1; i < command.words.size(); ++i) {
-      const ast::Word& word = command.words[i];
-      if (word.parts.size() != 1) continue;
-      const ast::WordPart* param = &word.parts[0];
-      if (param->kind == ast::PartKind::double_quoted && param->parts.size() == 1) {
-        param = &param->parts[0];
-      }
-      if (param->kind != ast::PartKind::param) continue;
-      if (!param->op.starts_with(":=") && !param->op.starts_with('=')) continue;
-      record(word.span.begin, param->text, reader.variable(*param));
-    }
+    track_shell_variables(
+        body_, ValueReader(variables_, compute_), variables_,
+        [this](uint32_t view, const ast::Assignment& a) { record_option_variable(view, a); });
   }
 
   /// Remembers an assignment whose value starts with an option (`-`): the
@@ -1798,23 +1751,6 @@ class CommandMapper final : public CommandEditor {
     return name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES" ||
            name == "SLURM_STEP_NUM_NODES" || name == "NUM_NODES" ||
            variables_.lookup(name, at).meaning == Meaning::node_count;
-  }
-
-  /// `nodes=( $(scontrol show hostnames) )` and copies `("${nodes[@]}")`.
-  static ShellValue array_value(const ValueReader& reader, const ast::Assignment& a) {
-    if (a.elements.size() != 1) return {};
-    const ShellValue element = reader.word(a.elements[0]);
-    if (element.meaning == Meaning::node_list) return element;
-    for (const ast::WordPart& part : a.elements[0].parts) {
-      const ast::WordPart* p = &part;
-      if (p->kind == ast::PartKind::double_quoted && p->parts.size() == 1) p = &p->parts[0];
-      if (p->kind == ast::PartKind::param && (p->op == "[@]" || p->op == "[*]")) {
-        ast::WordPart plain = *p;
-        plain.op.clear();
-        return reader.variable(plain);
-      }
-    }
-    return {};
   }
 
   // --- pass 1b: node-list idioms ------------------------------------------------

@@ -11,7 +11,9 @@
 #include <cctype>
 #include <string>
 
+#include "air/launch.hpp"
 #include "directives/text_util.hpp"
+#include "slurm/body.hpp"
 #include "source/ascii.hpp"
 
 namespace s2a::air {
@@ -163,11 +165,112 @@ const directives::Option* unread_count(const slurm::Job& step,
   return nullptr;
 }
 
+/// The step options whose computed value can decide its GPUs on a node.
+bool decides_step_gpus(std::string_view name) {
+  return is_step_gpu_option(name) || name == "nodes" || name == "ntasks" ||
+         name == "ntasks-per-node";
+}
+
+/// The expansions of `parts` from offset `from` on, inside double quotes too,
+/// in the order the parsed option value shows them as `$?`.
+void expansions_from(std::span<const ast::WordPart> parts, uint32_t from,
+                     std::vector<const ast::WordPart*>& out) {
+  for (const ast::WordPart& part : parts) {
+    if (part.span.end <= from) continue;
+    if (part.kind == ast::PartKind::double_quoted) {
+      expansions_from(part.parts, from, out);
+    } else if (slurm::is_expansion(part)) {
+      out.push_back(&part);
+    }
+  }
+}
+
+/// What the batch script itself assigns (`GPUS_PER_NODE=${GPUS_PER_NODE:-8}`,
+/// `readonly NGPU=8`), read by the launch mapper's value reader in its
+/// literal-only mode: the shape it would also read is what this file
+/// computes. Read once, and only for a script whose step GPUs are computed.
+class LiteralValues {
+ public:
+  explicit LiteralValues(const slurm::Body& body) : body_(body) {}
+
+  /// `options` with each computed value that decides the step's GPUs
+  /// (`--gres=gpu:${GPUS_PER_NODE}`) written with the numbers it holds,
+  /// where every expansion in it holds one.
+  std::vector<directives::Option> resolved(const slurm::Site& site,
+                                           const std::vector<directives::Option>& options) {
+    std::vector<directives::Option> out = options;
+    if (site.view != 0) return out;  // the assignments are the batch script's
+    for (directives::Option& option : out) {
+      if (option.overridden || !computed_by_the_script(option) ||
+          !decides_step_gpus(option.name())) {
+        continue;
+      }
+      if (auto value = resolved_value(site, option)) option.value = std::move(*value);
+    }
+    return out;
+  }
+
+ private:
+  std::optional<std::string> resolved_value(const slurm::Site& site,
+                                            const directives::Option& option) {
+    const Span span = option.value_span;
+    if (span.empty()) return std::nullopt;  // from a variable holding srun options
+    const auto word = std::find_if(
+        site.command->words.begin(), site.command->words.end(),
+        [&](const ast::Word& w) { return w.span.begin <= span.begin && span.end <= w.span.end; });
+    if (word == site.command->words.end()) return std::nullopt;
+    std::vector<const ast::WordPart*> parts;
+    expansions_from(word->parts, span.begin, parts);
+    const ValueReader reader = ValueReader::literal_values(variables());
+    std::string value = *option.value;
+    size_t next = 0;
+    for (size_t at = value.find("$?"); at != std::string::npos; at = value.find("$?", at)) {
+      if (next == parts.size()) return std::nullopt;
+      const ShellValue held = reader.parts(std::span(parts[next++], 1));
+      if (held.meaning != Meaning::number || !held.number) return std::nullopt;
+      const std::string digits = std::to_string(*held.number);
+      value.replace(at, 2, digits);
+      at += digits.size();
+    }
+    if (next != parts.size()) return std::nullopt;
+    return value;
+  }
+
+  const ShellVariables& variables() {
+    if (!variables_) {
+      variables_.emplace();
+      track_shell_variables(body_, ValueReader::literal_values(*variables_), *variables_);
+    }
+    return *variables_;
+  }
+
+  const slurm::Body& body_;
+  std::optional<ShellVariables> variables_;
+};
+
+bool has_computed_gpu_value(const std::vector<directives::Option>& options) {
+  return std::any_of(options.begin(), options.end(), [](const directives::Option& option) {
+    return !option.overridden && decides_step_gpus(option.name()) && computed_by_the_script(option);
+  });
+}
+
 StepGpus step_gpus(const slurm::Job& job, const slurm::Body& body) {
   StepGpus out;
+  LiteralValues literals(body);
   for (const slurm::Site& site : body.sites) {
     if (!site.srun) continue;
-    const auto& options = site.srun->options;
+    if (std::none_of(site.srun->options.begin(), site.srun->options.end(), [](const auto& option) {
+          return !option.overridden && is_step_gpu_option(option.name());
+        })) {
+      continue;
+    }
+    // `--gres=gpu:${GPUS_PER_NODE}` counts what the script assigned, as the
+    // launch mapper reads it for the step's task count.
+    std::vector<directives::Option> resolved;
+    if (has_computed_gpu_value(site.srun->options)) {
+      resolved = literals.resolved(site, site.srun->options);
+    }
+    const auto& options = resolved.empty() ? site.srun->options : resolved;
     const auto gpu_option = std::find_if(options.begin(), options.end(), [](const auto& option) {
       return !option.overridden && is_step_gpu_option(option.name());
     });

@@ -162,8 +162,21 @@ ShellValue ShellVariables::lookup(std::string_view name, uint32_t at) const {
   return value != nullptr ? *value : ShellValue{};
 }
 
+ValueReader ValueReader::literal_values(const ShellVariables& variables) {
+  static const Compute kNoShape;
+  ValueReader reader(variables, kNoShape);
+  reader.shape_known_ = false;
+  return reader;
+}
+
+bool ValueReader::shape_unknown_for(std::string_view name) const {
+  return !shape_known_ && (name.starts_with("SLURM_") || name == "NUM_NODES" ||
+                           name == "LOCAL_WORLD_SIZE" || name == "WORLD_SIZE");
+}
+
 ShellValue ValueReader::named(std::string_view name, uint32_t at) const {
   at = at_.value_or(at);
+  if (shape_unknown_for(name)) return {};
   const uint64_t nodes = compute_.nodes;
   const uint64_t gpus = compute_.gpus_per_node;
   if (name == "SLURM_NNODES" || name == "SLURM_JOB_NUM_NODES" || name == "SLURM_STEP_NUM_NODES" ||
@@ -202,12 +215,15 @@ ShellValue ValueReader::variable(const ast::WordPart& param) const {
   if (op.empty()) return value;
   if (value.meaning == Meaning::node_list) {
     if (op == "[0]") return known(Meaning::node0_address);
-    if (op == "#[@]" || op == "#[*]") return known(Meaning::node_count, compute_.nodes);
+    if (op == "#[@]" || op == "#[*]") {
+      return shape_known_ ? known(Meaning::node_count, compute_.nodes) : ShellValue{};
+    }
     return node_at(op);
   }
   // ${X:=8} reads like ${X:-8} (and also sets X, see track_variables()).
   if (op.starts_with(":-") || op.starts_with('-') || op.starts_with(":=") || op.starts_with('=')) {
     if (value.meaning != Meaning::unknown) return value;
+    if (shape_unknown_for(param.text)) return {};  // set by Slurm, not unset
     return parts(param.parts);  // ${X:-8} with X unset in the script
   }
   return {};
@@ -511,6 +527,80 @@ std::string single_quote(std::string_view text) {
   }
   out.push_back('\'');
   return out;
+}
+
+namespace {
+
+/// `nodes=( $(scontrol show hostnames) )` and copies `("${nodes[@]}")`.
+ShellValue array_value(const ValueReader& reader, const ast::Assignment& a) {
+  if (a.elements.size() != 1) return {};
+  const ShellValue element = reader.word(a.elements[0]);
+  if (element.meaning == Meaning::node_list) return element;
+  for (const ast::WordPart& part : a.elements[0].parts) {
+    const ast::WordPart* p = &part;
+    if (p->kind == ast::PartKind::double_quoted && p->parts.size() == 1) p = &p->parts[0];
+    if (p->kind == ast::PartKind::param && (p->op == "[@]" || p->op == "[*]")) {
+      ast::WordPart plain = *p;
+      plain.op.clear();
+      return reader.variable(plain);
+    }
+  }
+  return {};
+}
+
+/// `: ${GPUS_PER_NODE:=8}` (NVIDIA's MLPerf scripts, nanotron): the
+/// no-op command assigns the default when the name is unset, so the name
+/// holds what `${GPUS_PER_NODE:-8}` reads from here on.
+template <class Record>
+void record_default_assignments(const ValueReader& reader, const ast::Command& command,
+                                Record& record) {
+  for (size_t i = 1; i < command.words.size(); ++i) {
+    const ast::Word& word = command.words[i];
+    if (word.parts.size() != 1) continue;
+    const ast::WordPart* param = &word.parts[0];
+    if (param->kind == ast::PartKind::double_quoted && param->parts.size() == 1) {
+      param = &param->parts[0];
+    }
+    if (param->kind != ast::PartKind::param) continue;
+    if (!param->op.starts_with(":=") && !param->op.starts_with('=')) continue;
+    record(word.span.begin, param->text, reader.variable(*param));
+  }
+}
+
+}  // namespace
+
+void track_shell_variables(
+    const slurm::Body& body, const ValueReader& reader, ShellVariables& variables,
+    const std::function<void(uint32_t view, const ast::Assignment&)>& each_assignment) {
+  for (const slurm::Site& site : body.sites) {
+    const slurm::Context& c = site.context;
+    if (site.view != 0 || c.in_function || c.in_srun || c.in_substitution) continue;
+    const bool conditional = c.in_branch || c.in_loop;
+    auto record = [&](uint32_t at, const std::string& name, ShellValue value) {
+      if (conditional && value.meaning == Meaning::unknown) return;
+      variables.assign(at, name, value);
+    };
+    const ast::Command& command = *site.command;
+    if (command.words.empty()) {
+      for (const auto& a : command.assignments) {
+        record(a.span.begin, a.name, a.is_array ? array_value(reader, a) : reader.word(a.value));
+        if (each_assignment) each_assignment(site.view, a);
+      }
+    } else if (site.program == ":") {
+      record_default_assignments(reader, command, record);
+    } else if (slurm::is_declaration_builtin(site.program)) {  // readonly N=8 too
+      for (size_t i = 1; i < command.words.size(); ++i) {
+        const ast::Word& word = command.words[i];
+        if (word.parts.empty() || word.parts[0].kind != ast::PartKind::literal) continue;
+        const std::string& head = word.parts[0].text;
+        const size_t eq = head.find('=');
+        if (eq == std::string::npos || eq == 0) continue;
+        const std::span<const ast::WordPart> rest(word.parts.begin() + 1, word.parts.end());
+        record(word.span.begin, head.substr(0, eq),
+               reader.assigned_value(std::string_view(head).substr(eq + 1), rest));
+      }
+    }
+  }
 }
 
 }  // namespace s2a::air

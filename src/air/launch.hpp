@@ -20,6 +20,10 @@
 #include "air/workload.hpp"
 #include "parse/parse_script.hpp"
 
+namespace s2a::slurm {
+struct Body;
+}
+
 namespace s2a::air {
 
 /// What a shell value stands for, as far as a launch is concerned.
@@ -70,6 +74,12 @@ class ValueReader {
   ValueReader(const ShellVariables& variables, const Compute& compute, uint32_t at)
       : variables_(variables), compute_(compute), at_(at) {}
 
+  /// Reads only what the script itself writes (`GPUS_PER_NODE=${GPUS_PER_NODE:-8}`),
+  /// for use before the job's shape is known (compute.cpp): names that hold
+  /// the shape (SLURM_*, NUM_NODES, WORLD_SIZE...) stay unknown and do not
+  /// fall back to a `:-` default.
+  [[nodiscard]] static ValueReader literal_values(const ShellVariables& variables);
+
   [[nodiscard]] ShellValue word(const ast::Word& word) const;
   [[nodiscard]] ShellValue parts(std::span<const ast::WordPart> parts) const;
   /// The value of `NAME=VALUE` written as one word (`export NAME=VALUE`):
@@ -87,10 +97,24 @@ class ValueReader {
   [[nodiscard]] ShellValue named(std::string_view name, uint32_t at) const;
   [[nodiscard]] static ShellValue node_at(std::string_view op);
 
+  /// literal_values(): a name whose value depends on the job's shape.
+  [[nodiscard]] bool shape_unknown_for(std::string_view name) const;
+
   const ShellVariables& variables_;
   const Compute& compute_;
   std::optional<uint32_t> at_;
+  bool shape_known_ = true;
 };
+
+/// Records the batch script's simple assignments (`X=...`, `export X=...`,
+/// `readonly X=8`, `: ${X:=8}`, `X=( $(...) )`) into `variables`, read by
+/// `reader` (which reads `variables`), so a later use can ask what X held.
+/// An assignment in a branch or loop counts only when its value is known.
+/// `each_assignment`, if set, also sees every plain assignment statement's
+/// assignments.
+void track_shell_variables(
+    const slurm::Body& body, const ValueReader& reader, ShellVariables& variables,
+    const std::function<void(uint32_t view, const ast::Assignment&)>& each_assignment = {});
 
 /// The scontrol idiom for the first node: `scontrol show hostname[s] [LIST] | head -n 1`.
 [[nodiscard]] bool is_first_host_idiom(const ast::Script& script);

@@ -42,6 +42,18 @@ bool may_wrap_a_command(std::string_view program) {
   }
 }
 
+bool is_expansion(const ast::WordPart& part) {
+  switch (part.kind) {
+    case ast::PartKind::literal:
+    case ast::PartKind::single_quoted:
+    case ast::PartKind::ansi_c_quoted:
+    case ast::PartKind::double_quoted:
+      return false;
+    default:
+      return true;
+  }
+}
+
 namespace {
 
 /// Interpreters whose `-c SCRIPT` we parse again as a nested script.
@@ -72,18 +84,6 @@ LauncherCall detect_named_launcher(const std::vector<ast::Word>& words, size_t f
                                    std::string_view program);
 
 enum class ScriptWord { readable, unquoted_expansion, only_expansions };
-
-bool is_expansion(const ast::WordPart& part) {
-  switch (part.kind) {
-    case ast::PartKind::literal:
-    case ast::PartKind::single_quoted:
-    case ast::PartKind::ansi_c_quoted:
-    case ast::PartKind::double_quoted:
-      return false;
-    default:
-      return true;
-  }
-}
 
 bool is_blank(std::string_view text) {
   return text.find_first_not_of(" \t\n") == std::string_view::npos;

@@ -256,5 +256,8 @@ using ExpansionText = std::optional<std::string_view> (*)(const ast::WordPart& p
 /// export, declare, typeset, local, readonly: builtins whose `NAME=value`
 /// words are assignments.
 [[nodiscard]] bool is_declaration_builtin(std::string_view program);
+/// A part the shell expands (`$X`, `${X:-8}`, `$(...)`, `$((...))`), not
+/// literal or quoted text; a double-quoted part is not one, its parts may be.
+[[nodiscard]] bool is_expansion(const ast::WordPart& part);
 
 }  // namespace s2a::slurm

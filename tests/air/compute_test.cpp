@@ -113,7 +113,35 @@ INSTANTIATE_TEST_SUITE_P(
                  "--gpus-per-node=1"},
         // From a variable holding the step's options.
         StepCase{"-N 1", "OPTS=\"--gpus-per-node=8\"\nsrun $OPTS python t.py\n", "GPU_8xH100", 8,
-                 "$OPTS"}));
+                 "$OPTS"},
+        // A count the script assigns, read as the launch mapper reads it
+        // (InternVL-style srun-only launchers): a `:-` default, readonly,
+        // double quotes, and a task count that multiplies GPUs per task.
+        StepCase{"-N 2",
+                 "GPUS_PER_NODE=${GPUS_PER_NODE:-8}\n"
+                 "srun --gres=gpu:${GPUS_PER_NODE} --ntasks-per-node=${GPUS_PER_NODE} "
+                 "torchrun --nproc_per_node $GPUS_PER_NODE t.py\n",
+                 "GPU_8xH100", 16, "--gres=gpu:${GPUS_PER_NODE}"},
+        StepCase{"-N 1", "readonly NGPU=4\nsrun --gpus-per-node=\"$NGPU\" python t.py\n",
+                 "GPU_8xH100", 8, "--gpus-per-node=\"$NGPU\""},
+        StepCase{"-N 1", "NTASKS=8\nsrun -n $NTASKS --gpus-per-task=1 python t.py\n", "GPU_8xH100",
+                 8, "--gpus-per-task=1"}));
+
+// What Slurm sets (SLURM_*) is not read as its `:-` default before the shape
+// is known, and a value assigned after the step is not the step's.
+TEST(GpusFromSteps, OnlyValuesTheScriptAssignedBeforeTheStepAreRead) {
+  for (const char* body :
+       {"NGPU=${SLURM_GPUS_PER_NODE:-8}\nsrun --gpus-per-node=$NGPU python t.py\n",
+        "srun --gpus-per-node=${SLURM_GPUS_ON_NODE:-8} python t.py\n",
+        "srun --gpus-per-node=$NGPU python t.py\nNGPU=8\n",
+        "if [ -n \"$X\" ]; then NGPU=$X; fi\nsrun --gres=gpu:$NGPU python t.py\n"}) {
+    const Translation t =
+        translate("job.sbatch", std::string("#!/bin/bash\n#SBATCH -N 1\n") + body);
+    ASSERT_TRUE(t.workload) << body;
+    EXPECT_EQ(t.workload->compute.accelerator_type, "GPU_1xA10") << body;
+    EXPECT_TRUE(testing::diagnostics_with(t, Code::gpus_from_step).empty()) << body;
+  }
+}
 
 TEST(GpusFromSteps, StepsThatDifferAreSaidToAndTheModelIsTheSteps) {
   const Translation t = translate("job.sbatch",
