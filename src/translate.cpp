@@ -61,6 +61,7 @@ air::WorkloadOptions workload_options(const TranslateOptions& options) {
   out.dependencies = options.dependencies;
   out.requirements = options.requirements;
   out.experiment_name = options.experiment_name;
+  out.bundle = options.target == OutputTarget::bundle;
   const profile::Profile* profile = options.profile ? &*options.profile : nullptr;
   out.profile = profile;
   if (!out.env_version && profile != nullptr) out.env_version = profile->env_version;

@@ -514,9 +514,25 @@ std::pair<std::string, std::string> placeholder_parts(const ContainerUse& use) {
   return {clean(name, false), clean(tag, true)};
 }
 
+/// Where the image goes: a workload's environment, or a bundle task's
+/// docker_image_url (the bundle schema's only image field, spec §3.1).
+std::string_view image_field(const WorkloadOptions& options) {
+  return options.bundle ? "the task's docker_image_url" : "environment.docker_image";
+}
+
+/// A site profile's image fits the field it would go to: a Unity Catalog name
+/// for the cli-1.20 workload, a registry URL for a bundle task.
+bool profile_image_fits(std::string_view mapped, bool uc, const WorkloadOptions& options) {
+  if (options.bundle) return !is_unity_catalog_image(mapped);
+  return !uc || is_unity_catalog_image(mapped);
+}
+
 void map_container(const ContainerUse& use, const WorkloadOptions& options, Environment& env,
                    Diagnostics& diagnostics) {
-  const bool uc = options.target == TargetSchema::cli_1_20;
+  // A bundle task takes a registry URL whatever the CLI's schema: the bundle
+  // schema has no Unity Catalog image field.
+  const bool uc = options.target == TargetSchema::cli_1_20 && !options.bundle;
+  const std::string field(image_field(options));
   const std::string image = !use.made_from.empty() ? "the image " + use.made_from + ","
                             : use.literal          ? "the image " + use.written
                                                    : "the computed image " + use.written;
@@ -531,11 +547,12 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
   const auto mapped =
       profile != nullptr ? profile->images.find(use.written) : decltype(profile->images.end()){};
   if (profile != nullptr && mapped != profile->images.end() &&
-      (!uc || is_unity_catalog_image(mapped->second))) {
+      profile_image_fits(mapped->second, uc, options)) {
     (uc ? env.unity_catalog_image : env.docker_image) = mapped->second;
     diagnostics.push_back(
         {Code::container_image_registration, use.from,
-         image + " becomes " + mapped->second + " (site profile)" + dropped,
+         image + " becomes " + (options.bundle ? field + " " : std::string()) + mapped->second +
+             " (site profile)" + dropped,
          uc ? "check that the image is pushed to the Unity Catalog artifact registry"
             : "check that the image is registered with `databricks experimental "
               "air register-image`"});
@@ -548,10 +565,15 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
     env.docker_image = ref->url();
     diagnostics.push_back(
         {Code::container_image_registration, use.from,
-         image + " becomes environment.docker_image " + ref->url() + dropped,
-         "register it once with `databricks experimental air register-image " + ref->url() +
-             "`; the current CLI (>= 1.20) takes environment.unity_catalog_image instead "
-             "(--target-schema cli-1.20)"});
+         image + " becomes " + field + " " + ref->url() + dropped,
+         options.bundle
+             ? "docker_image_url is a Beta field documented as {organization}/{repository}:{tag}: "
+               "check that the job accepts this URL, and register the image once with "
+               "`databricks experimental air register-image " +
+                   ref->url() + "` as a workload would need"
+             : "register it once with `databricks experimental air register-image " + ref->url() +
+                   "`; the current CLI (>= 1.20) takes environment.unity_catalog_image instead "
+                   "(--target-schema cli-1.20)"});
     return;
   }
   const auto [name, tag] = placeholder_parts(use);
@@ -577,10 +599,11 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
               : use.bare_name ? " names no registry or namespace: an image built on the cluster "
                                 "(`docker build -t NAME`), or one of Docker Hub's official ones"
                               : std::string(" has no registry URL")) +
-             "; environment.docker_image is the placeholder " + *env.docker_image + dropped,
+             "; " + field + " is the placeholder " + *env.docker_image + dropped,
          "rebuild it as an OCI image in a registry, register it with `databricks experimental "
-         "air register-image URL` and set environment.docker_image.url, or map it under images: "
-         "in the site profile"});
+         "air register-image URL` and set " +
+             std::string(options.bundle ? "docker_image_url" : "environment.docker_image.url") +
+             ", or map it under images: in the site profile"});
   }
 }
 

@@ -27,6 +27,10 @@ struct WorkloadOptions {
   std::optional<uint64_t> default_max_retries;  // when the script has no --requeue/--no-requeue
   std::optional<std::string> code_root;
   const profile::Profile* profile = nullptr;  // partition, GPU, module, conda, image mappings
+  // --format bundle: the image goes to the task's docker_image_url, a
+  // registry URL whatever the target schema (the bundle schema has no Unity
+  // Catalog image field), and the report names that field.
+  bool bundle = false;
 };
 
 struct WorkloadMapping {

@@ -112,6 +112,8 @@ class Builder {
     task.experiment = w.experiment_name;
     task.accelerator_type = w.compute.accelerator_type;
     task.accelerator_count = w.compute.num_accelerators;
+    // map_container() chose a registry URL for bundle output and reported it.
+    task.docker_image_url = w.environment.docker_image.value_or("");
     if (!bundle_accepts_accelerator(task.accelerator_type)) substitute_accelerator(t, task);
     if (w.timeout_minutes) task.timeout_seconds = *w.timeout_minutes * 60;
     task.max_retries = t.workflow.retries.max_retries.value_or(static_cast<int64_t>(w.max_retries));
@@ -237,6 +239,7 @@ class Builder {
     Translation& t = translate_script(name, text);
     if (!t.workload) return std::nullopt;
     TaskModel task = make_task(t, dir, job);
+    use_own_environment(t.workload->environment, task, job);
     for (size_t after : s.after) {
       if (after < keys.size() && keys[after]) {
         task.depends_on.push_back(*keys[after]);
@@ -252,6 +255,18 @@ class Builder {
     }
     job.tasks.push_back(task);
     return task.key;
+  }
+
+  /// A submitted script whose environment is not the driver's (its pip
+  /// installs moved to dependencies, or an image replaced them) keeps it,
+  /// as `slurm2air that.sbatch` would: an environment of its own.
+  static void use_own_environment(const air::Environment& env, TaskModel& task, JobModel& job) {
+    if (env.version == job.environment.version &&
+        env.dependencies == job.environment.dependencies) {
+      return;
+    }
+    task.environment_key = task.key;
+    job.task_environments.emplace_back(task.key, env);
   }
 
   /// sbatch's command-line options win over the script's #SBATCH lines: they

@@ -56,6 +56,10 @@ void emit_ai_runtime_task(YAML::Emitter& out, const TaskModel& t) {
   out << YAML::Key << "experiment" << YAML::Value;
   emit_string(out, t.experiment);
   out << YAML::Key << "code_source_path" << YAML::Value << t.code_source_path;
+  if (!t.docker_image_url.empty()) {
+    out << YAML::Key << "docker_image_url" << YAML::Value;
+    emit_string(out, t.docker_image_url);
+  }
   if (!t.mlflow_run.empty()) out << YAML::Key << "mlflow_run" << YAML::Value << t.mlflow_run;
   out << YAML::Key << "deployments" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   out << YAML::Key << "command_path" << YAML::Value << t.command_path;
@@ -68,7 +72,7 @@ void emit_ai_runtime_task(YAML::Emitter& out, const TaskModel& t) {
 
 /// The fields that belong to the task running the ai_runtime_task.
 void emit_run_fields(YAML::Emitter& out, const TaskModel& t) {
-  out << YAML::Key << "environment_key" << YAML::Value << "default";
+  out << YAML::Key << "environment_key" << YAML::Value << t.environment_key;
   if (t.timeout_seconds) {
     out << YAML::Key << "timeout_seconds" << YAML::Value << *t.timeout_seconds;
   }
@@ -106,9 +110,9 @@ void emit_task(YAML::Emitter& out, const TaskModel& t) {
   out << YAML::EndMap;
 }
 
-void emit_environment(YAML::Emitter& out, const air::Environment& env) {
-  out << YAML::Key << "environments" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-  out << YAML::Key << "environment_key" << YAML::Value << "default";
+void emit_environment(YAML::Emitter& out, const std::string& key, const air::Environment& env) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "environment_key" << YAML::Value << key;
   out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   const std::string version = env.version.value_or(std::string(kDefaultEnvironmentVersion));
   const bool numeric = !version.empty() && std::all_of(version.begin(), version.end(), [](char c) {
@@ -122,7 +126,14 @@ void emit_environment(YAML::Emitter& out, const air::Environment& env) {
         << (has_prefix ? version : "workspace-base-environments/" + version);
   }
   emit_list(out, "dependencies", env.dependencies);
-  out << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
+  out << YAML::EndMap << YAML::EndMap;
+}
+
+void emit_environments(YAML::Emitter& out, const JobModel& job) {
+  out << YAML::Key << "environments" << YAML::Value << YAML::BeginSeq;
+  emit_environment(out, "default", job.environment);
+  for (const auto& [key, env] : job.task_environments) emit_environment(out, key, env);
+  out << YAML::EndSeq;
 }
 
 void emit_job(YAML::Emitter& out, const JobModel& job) {
@@ -143,7 +154,7 @@ void emit_job(YAML::Emitter& out, const JobModel& job) {
   out << YAML::Key << "tasks" << YAML::Value << YAML::BeginSeq;
   for (const TaskModel& task : job.tasks) emit_task(out, task);
   out << YAML::EndSeq;
-  emit_environment(out, job.environment);
+  emit_environments(out, job);
   out << YAML::EndMap;
 }
 

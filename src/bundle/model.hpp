@@ -30,6 +30,7 @@ struct Schedule {
 
 struct TaskModel {
   std::string key;
+  std::string environment_key = "default";
   std::vector<std::string> depends_on;
   std::string run_if;  // empty: the default (ALL_SUCCESS) is left out
   std::string experiment;
@@ -38,6 +39,7 @@ struct TaskModel {
   std::string accelerator_type;
   uint64_t accelerator_count = 0;
   std::string code_source_path;
+  std::string docker_image_url;  // the script's container image (Beta field)
   std::optional<uint64_t> timeout_seconds;
   int64_t max_retries = 0;
   bool retry_on_timeout = false;
@@ -49,7 +51,10 @@ struct JobModel {
   std::string key;
   std::string name;
   std::vector<TaskModel> tasks;
-  air::Environment environment;
+  air::Environment environment;  // "default"
+  // A driver's task whose script needs another environment (its own pip
+  // installs, or an image that replaces them): keyed by the task's key.
+  std::vector<std::pair<std::string, air::Environment>> task_environments;
   std::optional<Schedule> schedule;
   std::optional<uint64_t> max_concurrent_runs;
 };

@@ -296,6 +296,59 @@ TEST(BundleBuild, CommandLineOptionsOverrideTheScript) {
   EXPECT_EQ(b.model.jobs.at(0).key, "driver");
 }
 
+// The image a workload would run in goes to the task's docker_image_url, and
+// the report names that field, whatever the workload target schema.
+TEST(BundleBuild, TheContainerImageIsTheTasksDockerImageUrl) {
+  for (const char* schema : {"cli-1.19", "cli-1.20"}) {
+    BundleOptions options;
+    options.translate.target_schema = schema;
+    const BundleBuild b = build_bundle(
+        {{"job.sbatch",
+          "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n"
+          "#SBATCH --container-image=nvcr.io\\#nvidia/nemo:24.07\nsrun python train.py\n"}},
+        options, [](const std::string& path) -> std::string { throw io::FileError(path); });
+    ASSERT_TRUE(b.ok) << schema;
+    EXPECT_EQ(b.model.jobs.at(0).tasks.at(0).docker_image_url, "nvcr.io/nvidia/nemo:24.07");
+    EXPECT_NE(b.files.at("databricks.yml").find("docker_image_url: nvcr.io/nvidia/nemo:24.07\n"),
+              std::string::npos);
+    bool named = false;
+    for (const FileReport& r : b.reports) {
+      for (const Diagnostic& d : r.diagnostics) {
+        named = named || (d.code == Code::container_image_registration &&
+                          d.message.find("the task's docker_image_url") != std::string::npos);
+      }
+    }
+    EXPECT_TRUE(named) << schema;
+  }
+  const BundleBuild plain =
+      build_text("#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\npython t.py\n");
+  ASSERT_TRUE(plain.ok);
+  EXPECT_EQ(plain.files.at("databricks.yml").find("docker_image_url"), std::string::npos);
+}
+
+// A driver's task keeps its own pip installs in an environment of its own.
+TEST(BundleBuild, ASubmittedScriptsDependenciesAreItsOwnEnvironment) {
+  BundleOptions options;
+  const auto read = [](const std::string& path) -> std::string {
+    if (path == "dir/prep.sbatch") {
+      return "#!/bin/bash\n#SBATCH --job-name=prep\n#SBATCH --gpus-per-node=h100:1\n"
+             "pip install tiktoken==0.7.0\npython prep.py\n";
+    }
+    return "#!/bin/bash\n#SBATCH --job-name=train\n#SBATCH --gpus-per-node=h100:8\n"
+           "python train.py\n";
+  };
+  const BundleBuild b = build_bundle(
+      {{"dir/driver.sh", "#!/bin/bash\nsbatch prep.sbatch\nsbatch train.sbatch\n"}}, options, read);
+  ASSERT_TRUE(b.ok);
+  const JobModel& job = b.model.jobs.at(0);
+  EXPECT_EQ(job.tasks.at(0).environment_key, "prep");
+  EXPECT_EQ(job.tasks.at(1).environment_key, "default");
+  ASSERT_EQ(job.task_environments.size(), 1U);
+  EXPECT_EQ(job.task_environments[0].second.dependencies,
+            std::vector<std::string>{"tiktoken==0.7.0"});
+  EXPECT_TRUE(job.environment.dependencies.empty());
+}
+
 TEST(BundleBuild, UniqueKeys) {
   std::vector<std::string> taken;
   EXPECT_EQ(unique_key("train", taken), "train");
