@@ -227,7 +227,11 @@ class LiteralValues {
     for (size_t at = value.find("$?"); at != std::string::npos; at = value.find("$?", at)) {
       if (next == parts.size()) return std::nullopt;
       const ShellValue held = reader.parts(std::span(parts[next++], 1));
-      if (held.meaning != Meaning::number || !held.number) return std::nullopt;
+      // A variable holding 0 is a default the script overrides when it runs
+      // (`SBATCH_GPUS=0`, then `--gpus N` on its command line), not a request.
+      if (held.meaning != Meaning::number || !held.number || *held.number == 0) {
+        return std::nullopt;
+      }
       const std::string digits = std::to_string(*held.number);
       value.replace(at, 2, digits);
       at += digits.size();

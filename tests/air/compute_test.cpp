@@ -128,13 +128,15 @@ INSTANTIATE_TEST_SUITE_P(
                  8, "--gpus-per-task=1"}));
 
 // What Slurm sets (SLURM_*) is not read as its `:-` default before the shape
-// is known, and a value assigned after the step is not the step's.
+// is known, a value assigned after the step is not the step's, and a 0 is a
+// default the script's own options override: each stays a computed count.
 TEST(GpusFromSteps, OnlyValuesTheScriptAssignedBeforeTheStepAreRead) {
   for (const char* body :
        {"NGPU=${SLURM_GPUS_PER_NODE:-8}\nsrun --gpus-per-node=$NGPU python t.py\n",
         "srun --gpus-per-node=${SLURM_GPUS_ON_NODE:-8} python t.py\n",
         "srun --gpus-per-node=$NGPU python t.py\nNGPU=8\n",
-        "if [ -n \"$X\" ]; then NGPU=$X; fi\nsrun --gres=gpu:$NGPU python t.py\n"}) {
+        "if [ -n \"$X\" ]; then NGPU=$X; fi\nsrun --gres=gpu:$NGPU python t.py\n",
+        "NGPU=0\ncase $1 in --gpus) NGPU=$2;; esac\nsrun --gres gpu:$NGPU python t.py\n"}) {
     const Translation t =
         translate("job.sbatch", std::string("#!/bin/bash\n#SBATCH -N 1\n") + body);
     ASSERT_TRUE(t.workload) << body;
