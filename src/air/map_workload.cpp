@@ -558,6 +558,12 @@ void map_container(const ContainerUse& use, const WorkloadOptions& options, Envi
               "air register-image`"});
     return;
   }
+  if (profile != nullptr && mapped != profile->images.end()) {  // a mapping of the wrong kind
+    dropped += "; the site profile's image " + mapped->second + " is not used: " +
+               (options.bundle ? "a bundle task's docker_image_url takes a registry URL, not a "
+                                 "Unity Catalog name"
+                               : "environment.unity_catalog_image takes a Unity Catalog name");
+  }
   const auto ref = use.literal && !use.bare_name && use.made_by.empty()
                        ? parse_image_reference(use.written)
                        : std::nullopt;

@@ -229,5 +229,43 @@ TEST(ProfilePrecedence, ProfileImageMappingForUnityCatalog) {
   EXPECT_NE(t.yaml.find("unity_catalog_image: main.ml.pytorch:24.01-py3"), std::string::npos);
 }
 
+TEST(ProfilePrecedence, ProfileImageOfTheWrongKindIsReportedNotUsed) {
+  const std::string script =
+      "#!/bin/bash\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --container-image=nvcr.io\\#nvidia/"
+      "pytorch:24.01-py3\npython t.py\n";
+  const auto image_message = [](const Translation& t) {
+    for (const Diagnostic& d : t.diagnostics) {
+      if (d.code == Code::container_image_registration || d.code == Code::container_image_unknown) {
+        return d.message;
+      }
+    }
+    return std::string();
+  };
+  // A bundle task has no Unity Catalog image field: the registry URL is used.
+  TranslateOptions bundle =
+      with_profile("images: {'nvcr.io#nvidia/pytorch:24.01-py3': main.ml.pytorch:24.01-py3}\n");
+  bundle.target = OutputTarget::bundle;
+  const Translation in_bundle = translate("job.sbatch", script, bundle);
+  ASSERT_TRUE(in_bundle.workload);
+  EXPECT_EQ(in_bundle.workload->environment.docker_image, "nvcr.io/nvidia/pytorch:24.01-py3");
+  EXPECT_NE(image_message(in_bundle).find("the site profile's image main.ml.pytorch:24.01-py3 is "
+                                          "not used: a bundle task's docker_image_url takes a "
+                                          "registry URL"),
+            std::string::npos)
+      << image_message(in_bundle);
+  // cli-1.20 takes a Unity Catalog name: a registry URL in the profile is not one.
+  TranslateOptions uc =
+      with_profile("images: {'nvcr.io#nvidia/pytorch:24.01-py3': ghcr.io/org/pt:1}\n");
+  uc.target_schema = "cli-1.20";
+  const Translation in_uc = translate("job.sbatch", script, uc);
+  ASSERT_TRUE(in_uc.workload);
+  EXPECT_EQ(in_uc.workload->environment.unity_catalog_image, "CATALOG.SCHEMA.pytorch:24.01-py3");
+  EXPECT_NE(image_message(in_uc).find("the site profile's image ghcr.io/org/pt:1 is not "
+                                      "used: environment.unity_catalog_image takes a Unity "
+                                      "Catalog name"),
+            std::string::npos)
+      << image_message(in_uc);
+}
+
 }  // namespace
 }  // namespace s2a
