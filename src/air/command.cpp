@@ -2100,8 +2100,11 @@ class CommandMapper final : public CommandEditor {
       const std::string variable(source(site.view, words[site.srun_operand].span));
       report(Code::slurm_command_in_body, site.view, words[site.srun_operand].span,
              "`" + variable +
-                 "` holds srun options and the program together, so srun cannot be taken off "
-                 "this line, and it does not exist on AI Runtime",
+                 (site.srun_operand_unread
+                      ? "` holds srun options and an expansion the translation cannot read "
+                        "where the program could begin"
+                      : "` holds srun options and the program together") +
+                 ", so srun cannot be taken off this line, and it does not exist on AI Runtime",
              "keep srun's options and the program in separate variables");
       return;
     }

@@ -465,6 +465,8 @@ class Walker {
     site.srun_operand = first < word_of.size() ? word_of[first] : words.size();
     site.srun_operand_in_variable =
         first > 0 && first < word_of.size() && word_of[first - 1] == word_of[first];
+    site.srun_operand_unread =
+        site.srun_operand_in_variable && option_words[first].text.starts_with("$?");
     if (site.srun_operand >= words.size()) return;
     const size_t program = program_after_container(words, site.srun_operand, site);
     std::optional<std::string> storage;

@@ -87,6 +87,9 @@ struct Site {
   // The program is inside a variable that also holds srun options
   // (ARGS="-l python"; srun $ARGS t.py): srun cannot be taken off the line.
   bool srun_operand_in_variable = false;
+  // ... and what stands there is an expansion in the variable's value
+  // (SRUN_ARGS="-l ${EXTRA[@]} --wait=60"), not a program the script names.
+  bool srun_operand_unread = false;
   // index into Body::nested for `srun bash -c SCRIPT`, and for a batch-script
   // line `bash -c 'SCRIPT'` (or `singularity exec IMG bash -c "SCRIPT"`)
   int nested_script = -1;
