@@ -2568,10 +2568,6 @@ std::vector<SetupMapper::CarriedVariable> SetupMapper::container_environment(
 
 namespace {
 
-/// NAME when a docker `-e` value passes the script's own NAME: `NAME`,
-/// `NAME=$NAME`, `"NAME=${NAME}"`, `NAME=`echo $NAME``. Unwrapped, the command sees that NAME by
-/// itself; written in front of it, an unset NAME (CUDA_VISIBLE_DEVICES on AI
-/// Runtime) would become an empty one.
 /// NAME of a written `-e NAME=...` value (`"NAME=..."` too); empty when none.
 std::string written_variable_name(std::string_view written) {
   if (written.starts_with('"') || written.starts_with('\'')) written.remove_prefix(1);
@@ -2588,6 +2584,10 @@ bool sets_devices_from_slurm(std::string_view written) {
          is_slurm_gpu_list(written.substr(eq + 1));
 }
 
+/// NAME when a docker `-e` value passes the script's own NAME: `NAME`,
+/// `NAME=$NAME`, `"NAME=${NAME}"`, `NAME=`echo $NAME``. Unwrapped, the command sees that NAME by
+/// itself; written in front of it, an unset NAME (CUDA_VISIBLE_DEVICES on AI
+/// Runtime) would become an empty one.
 std::string passes_own_value(std::string_view written) {
   std::string text;
   for (char c : written) {
@@ -2650,41 +2650,58 @@ std::vector<SetupMapper::CarriedVariable> SetupMapper::docker_environment(
   return carried;
 }
 
+namespace {
+
+/// Why a written `NAME=...` a container call gave its command is not given
+/// to it any more, if it is not.
+struct ContainerVariableFate {
+  enum Kind : uint8_t { carried, set_by_runtime, slurm_gpu_list, scripts_own } kind = carried;
+  std::string name;  // the variable AI Runtime sets, or the script's own
+};
+
+ContainerVariableFate container_variable_fate(std::string_view written) {
+  if (std::string name = written_variable_name(written); is_runtime_variable(name)) {
+    return {ContainerVariableFate::set_by_runtime, std::move(name)};
+  }
+  if (sets_devices_from_slurm(written)) return {ContainerVariableFate::slurm_gpu_list, {}};
+  if (std::string own = passes_own_value(written); !own.empty()) {
+    return {ContainerVariableFate::scripts_own, std::move(own)};
+  }
+  return {};
+}
+
+}  // namespace
+
 bool SetupMapper::settle_container_variable(const Site& site, Span value, Span shown,
                                             std::vector<std::string>& passed) {
-  const std::string_view written = editor_.source(site.view, value);
+  const ContainerVariableFate fate = container_variable_fate(editor_.source(site.view, value));
   const std::string shown_text(editor_.source(site.view, shown));
-  if (const std::string name = written_variable_name(written); is_runtime_variable(name)) {
-    editor_.report(Code::provided_variable_removed, site.view, shown,
-                   "`" + shown_text + "`: AI Runtime sets " + name +
-                       " on every node; the container's value is not carried over",
-                   "");
-    return true;
-  }
-  if (sets_devices_from_slurm(written)) {
-    editor_.report(Code::visible_devices_from_slurm, site.view, shown,
-                   "`" + shown_text +
-                       "` sets CUDA_VISIBLE_DEVICES to Slurm's list of the job's GPUs, which AI "
-                       "Runtime does not set: it would be empty and hide every GPU; the node's "
-                       "GPUs are all the job's, so it is not carried over",
-                   "to use fewer GPUs than the node has, set CUDA_VISIBLE_DEVICES=0,1,... to "
-                   "that many");
-    return true;
-  }
-  if (const std::string own = passes_own_value(written); !own.empty()) {
-    passed.push_back(own + " (the script's own, from " + shown_text + ")");
-    return true;
+  switch (fate.kind) {
+    case ContainerVariableFate::carried:
+      return false;
+    case ContainerVariableFate::set_by_runtime:
+      editor_.report(Code::provided_variable_removed, site.view, shown,
+                     "`" + shown_text + "`: AI Runtime sets " + fate.name +
+                         " on every node; the container's value is not carried over",
+                     "");
+      return true;
+    case ContainerVariableFate::slurm_gpu_list:
+      editor_.report(Code::visible_devices_from_slurm, site.view, shown,
+                     "`" + shown_text +
+                         "` sets CUDA_VISIBLE_DEVICES to Slurm's list of the job's GPUs, which AI "
+                         "Runtime does not set: it would be empty and hide every GPU; the node's "
+                         "GPUs are all the job's, so it is not carried over",
+                     "to use fewer GPUs than the node has, set CUDA_VISIBLE_DEVICES=0,1,... to "
+                     "that many");
+      return true;
+    case ContainerVariableFate::scripts_own:
+      passed.push_back(fate.name + " (the script's own, from " + shown_text + ")");
+      return true;
   }
   return false;
 }
 
 namespace {
-
-/// Whether settle_container_variable() takes `written` off the command.
-bool settled_container_variable(std::string_view written) {
-  return is_runtime_variable(written_variable_name(written)) || sets_devices_from_slurm(written) ||
-         !passes_own_value(written).empty();
-}
 
 /// One item of a computed `--env` list, as written, and what replaces the
 /// comma after it so that the items become words of their own.
@@ -2758,7 +2775,9 @@ bool SetupMapper::carry_computed_env(const Site& site, const ContainerOption& op
     const std::string name = written_variable_name(text);
     const std::string_view value = text.substr(text.find('=') + 1);
     if (holds_credential(name, value, std::nullopt)) return false;
-    if (shares_quotes && settled_container_variable(text)) return false;
+    if (shares_quotes && container_variable_fate(text).kind != ContainerVariableFate::carried) {
+      return false;
+    }
   }
   const Span shown = items.size() == 1 ? option_span(*site.command, option) : Span{};
   for (const WrittenEnvItem& item : items) {
