@@ -12,6 +12,17 @@
 namespace s2a::air {
 namespace {
 
+/// `"/scratch/${USER}/run/"` as `/scratch/$USER/run`: the same directory
+/// however it is quoted, braced or ended.
+std::string directory_text(std::string_view written) {
+  std::string text;
+  for (char c : written) {
+    if (c != '"' && c != '\'' && c != '{' && c != '}') text.push_back(c);
+  }
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
 using namespace std::string_view_literals;
 
 /// Top-level directories that exist on the node image or are AI Runtime's
@@ -277,7 +288,7 @@ class Finder {
                                           : cluster_storage_root(*path);
     if (!root) return;
     out_.push_back({site.view, word.span, site.program, written, std::string(*path),
-                    std::move(*root), use, assignment});
+                    std::move(*root), use, assignment, false, false, &site});
   }
 
   std::string_view text_of(uint32_t view, Span span) const {
@@ -293,12 +304,8 @@ class Finder {
 }  // namespace
 
 std::optional<std::string> under_job_directory(std::string_view path) {
-  std::string unquoted;
-  for (char c : path) {
-    if (c != '"' && c != '\'' && c != '{' && c != '}') unquoted.push_back(c);
-  }
-  std::string_view rest = unquoted;
-  while (rest.size() > 1 && rest.back() == '/') rest.remove_suffix(1);
+  const std::string directory = directory_text(path);
+  const std::string_view rest = directory;
   for (std::string_view root :
        {"$SLURM_SUBMIT_DIR"sv, "$CODE_SOURCE_PATH"sv, "$PWD"sv, "$(pwd)"sv, "`pwd`"sv, "."sv}) {
     if (rest == root) return "";
@@ -376,9 +383,9 @@ std::string hint_for(const ClusterPath& p) {
   }
   switch (p.use) {
     case PathUse::change_directory:
-      return "if this is the code directory, remove the cd and point code_source.root_path at "
-             "it; for data, use " +
-             kVolumes;
+      return std::string(p.removed ? "if this was the code directory, point "
+                                   : "if this is the code directory, remove the cd and point ") +
+             "code_source.root_path at it; for data, use " + kVolumes;
     case PathUse::source_file:
       return "put the file under code_source.root_path and source it from "
              "\"$CODE_SOURCE_PATH/...\", or do what it sets up in the command";
@@ -390,6 +397,34 @@ std::string hint_for(const ClusterPath& p) {
 }
 
 }  // namespace
+
+namespace {
+
+/// `cd DIR` as a command of the script's own text: a cd in a step's
+/// `bash -c '...'` goes with the rewrite of the step, so it stays reported.
+bool is_plain_cd(const ClusterPath& p) {
+  if (p.use != PathUse::change_directory || p.program != "cd" || p.root == ".." || p.in_container ||
+      p.view != 0 || p.site == nullptr || p.site->context.in_substitution) {
+    return false;
+  }
+  // `cd DIR` with DIR last: `cd DIR extra` is an error bash reports itself.
+  const auto& words = p.site->command->words;
+  return words.back().span == p.span;
+}
+
+}  // namespace
+
+bool cd_to_remove(const std::vector<ClusterPath>& paths, size_t cd) {
+  const ClusterPath& p = paths[cd];
+  if (!is_plain_cd(p)) return false;
+  const std::string directory = directory_text(p.written);
+  return std::none_of(paths.begin(), paths.end(), [&](const ClusterPath& other) {
+    if (other.use == PathUse::change_directory) return false;
+    const std::string named = directory_text(other.written);
+    return named.starts_with(directory) &&
+           (named.size() == directory.size() || named[directory.size()] == '/');
+  });
+}
 
 std::vector<ClusterPathReport> describe_cluster_paths(const std::vector<ClusterPath>& paths) {
   // Other uses are reported once per root, at the first, with their count.
@@ -434,9 +469,12 @@ std::vector<ClusterPathReport> describe_cluster_paths(const std::vector<ClusterP
       case PathUse::change_directory:
         out.push_back({p.view, p.span,
                        command() + ": the directory is " + at.where + at.why +
-                           (p.root == ".." ? ""
-                                           : "; the command starts in $CODE_SOURCE_PATH, the "
-                                             "uploaded code_source.root_path"),
+                           (p.removed        ? "; the cd would fail there, so it is removed and "
+                                               "what follows runs in $CODE_SOURCE_PATH, the "
+                                               "uploaded code_source.root_path"
+                            : p.root == ".." ? ""
+                                             : "; the command starts in $CODE_SOURCE_PATH, the "
+                                               "uploaded code_source.root_path"),
                        hint_for(p), at.code});
         break;
       case PathUse::source_file:

@@ -75,6 +75,62 @@ TEST(ClusterPaths, ChangeDirectoryAndSourceAreReportedEachTime) {
   EXPECT_NE(found[2].message.find("`pushd \"$HOME/code\"`"), std::string::npos);
 }
 
+std::string command_of(const std::string& body) {
+  const Translation t = translate("job.sh", kHeader + body);
+  return t.yaml.substr(t.yaml.find("command: |"));
+}
+
+// A failing cd stops a `set -e` script, skips what follows `&&` and takes
+// `|| exit`: taken out, the job runs on in $CODE_SOURCE_PATH.
+TEST(ClusterPaths, ACdIntoClusterStorageIsRemovedSoWhatFollowsStillRuns) {
+  const std::string body =
+      "set -e\n"
+      "cd /scratch/u/proj\n"
+      "python prepare.py\n"
+      "cd \"/lustre/$USER/llm/\" && python train.py\n"
+      "cd ~/code || exit 1\n";
+  const std::vector<Found> found = cluster_paths(body);
+  ASSERT_EQ(found.size(), 3U);
+  for (const Found& f : found) {
+    EXPECT_NE(f.message.find("the cd would fail there, so it is removed and what follows runs in "
+                             "$CODE_SOURCE_PATH"),
+              std::string::npos)
+        << f.message;
+  }
+  const std::string command = command_of(body);
+  EXPECT_NE(command.find("  # [slurm2air] cd /scratch/u/proj\n  python prepare.py\n"),
+            std::string::npos)
+      << command;
+  EXPECT_NE(command.find(": '[slurm2air] cd \"/lustre/$USER/llm/\"' && python train.py"),
+            std::string::npos)
+      << command;
+  EXPECT_NE(command.find(": '[slurm2air] cd ~/code' || exit 1"), std::string::npos) << command;
+}
+
+// The script may make the directory itself (then the cd works on the node
+// too); a substitution's or a step's cd, pushd (popd follows it) and a cd
+// above the code root (which exists there) stay as written.
+TEST(ClusterPaths, ACdStaysWhereItMayWorkOrIsPartOfSomethingElse) {
+  const std::string body =
+      "mkdir -p \"/scratch/$USER/run/logs\"\n"
+      "cd /scratch/${USER}/run/\n"
+      "git clone https://github.com/org/repo ~/repo && cd ~/repo\n"
+      "D=$(cd /gpfs/u/x && pwd)\n"
+      "pushd /gpfs/u/y\n"
+      "popd\n"
+      "srun bash -c 'cd /lustre/alice && python train.py'\n"
+      "cd ../data\n";
+  for (const Found& f : cluster_paths(body)) {
+    EXPECT_EQ(f.message.find("removed"), std::string::npos) << f.message;
+  }
+  const std::string command = command_of(body);
+  for (const char* kept :
+       {"\n  cd /scratch/${USER}/run/\n", "&& cd ~/repo\n", "$(cd /gpfs/u/x && pwd)",
+        "\n  pushd /gpfs/u/y\n", "cd /lustre/alice && python train.py", "\n  cd ../data\n"}) {
+    EXPECT_NE(command.find(kept), std::string::npos) << kept << "\n" << command;
+  }
+}
+
 // TensorFlow names devices like paths; a bind mount is still a path.
 TEST(ClusterPaths, DeviceNamesAreNoPaths) {
   EXPECT_TRUE(cluster_paths("python t.py --device=/gpu:0 --ps \"/device:CPU:0\" "
