@@ -114,12 +114,6 @@ std::optional<std::string_view> path_in(std::string_view text) {
   return text;
 }
 
-/// `path` is `directory` or inside it.
-bool is_under(std::string_view path, std::string_view directory) {
-  return path.starts_with(directory) &&
-         (path.size() == directory.size() || path[directory.size()] == '/');
-}
-
 /// Before any folding, on the word as written: a path needs a `/`, a `~`,
 /// $HOME or `..`. Most words of a script have none.
 bool may_name_path(std::string_view written) {
@@ -334,6 +328,11 @@ std::optional<std::string> cluster_storage_root(std::string_view path) {
   // A regular expression or an odd word (`/^x/`), not a directory name.
   if (!std::all_of(top.begin(), top.end(), is_name_char)) return std::nullopt;
   return "/" + std::string(top);
+}
+
+bool is_under(std::string_view path, std::string_view directory) {
+  return path.starts_with(directory) &&
+         (path.size() == directory.size() || path[directory.size()] == '/');
 }
 
 std::vector<ClusterPath> find_cluster_paths(const slurm::Body& body,

@@ -62,6 +62,9 @@ struct ClusterPath {
 /// (/Volumes, /Workspace, /dbfs, /local_disk0) are not cluster storage.
 [[nodiscard]] std::optional<std::string> cluster_storage_root(std::string_view path);
 
+/// `path` is `directory` or inside it (`/data/x` is under `/data`, `/database` is not).
+[[nodiscard]] bool is_under(std::string_view path, std::string_view directory);
+
 /// Every use of cluster storage in the commands of the body, in source order:
 /// command words, assignment values (`DATA=/scratch/u`, `export X=...`,
 /// `--data=/scratch/u`) and redirect targets. Messages (echo, printf) and

@@ -651,7 +651,55 @@ void report_code_root_mount(const ContainerUse& use, std::string_view source,
                              "\"/... in the command (" + shown + "/x -> \"" + directory + "\"/x)"});
 }
 
-void report_mounts(const ContainerUse& use, Diagnostics& diagnostics) {
+/// The first `cd DIR` (or pushd) into `directory` or below it.
+struct DirectoryChange {
+  std::string shown;  // "cd /openrlhf"
+  Span span;          // the command, in the file
+};
+
+std::optional<DirectoryChange> first_change_into(const slurm::Body& body,
+                                                 std::string_view directory) {
+  for (const slurm::Site& site : body.sites) {
+    if (site.program != "cd" && site.program != "pushd") continue;
+    const auto& words = site.command->words;
+    if (words.size() < 2) continue;
+    std::optional<std::string> path = slurm::literal_value(words[1]);
+    if (!path) continue;
+    while (path->size() > 1 && path->back() == '/') path->pop_back();
+    if (is_under(*path, directory)) {
+      return DirectoryChange{site.program + " " + *path, body.file_span(site, site.command->span)};
+    }
+  }
+  return std::nullopt;
+}
+
+/// `--container-mounts=$PROJECT_PATH:/openrlhf` and then `cd /openrlhf`: the
+/// command changes into the directory the mount showed, which AI Runtime
+/// nodes do not have (the cd fails) or have without the mount's files
+/// (`/home`, `/root`), so what follows does not run in SRC. The mount's
+/// report says so, with the line of the cd.
+struct ChangeIntoMount {
+  std::string source;
+  std::string target;
+  DirectoryChange change;
+};
+
+std::optional<ChangeIntoMount> change_into_mount(const ContainerUse& use, const slurm::Body& body) {
+  for (const std::string& mount : use.mounts) {
+    const auto [source, target] = mount_parts(mount);
+    if (!target.starts_with('/') || target == source || code_root_directory(source)) continue;
+    std::string_view directory = target;
+    while (directory.size() > 1 && directory.back() == '/') directory.remove_suffix(1);
+    if (directory == "/") continue;
+    if (auto change = first_change_into(body, directory)) {
+      return ChangeIntoMount{std::string(source), std::string(directory), std::move(*change)};
+    }
+  }
+  return std::nullopt;
+}
+
+void report_mounts(const ContainerUse& use, const SourceFile& file, const slurm::Body& body,
+                   Diagnostics& diagnostics) {
   if (use.mounts.empty()) return;
   std::vector<std::string> sources;  // each once: SRC may be mounted at two places
   for (const std::string& mount : use.mounts) {
@@ -673,11 +721,25 @@ void report_mounts(const ContainerUse& use, Diagnostics& diagnostics) {
   if (sources.empty()) return;
   std::string list;
   for (const std::string& s : sources) list += (list.empty() ? "" : ", ") + s;
+  std::string message =
+      "container mounts do not exist on AI Runtime: " + list + " will not be there";
+  std::string hint =
+      "copy the data to a Unity Catalog volume and read it under /Volumes/<catalog>/<schema>/"
+      "<volume>/..., and change the paths in the command";
+  if (const std::optional<ChangeIntoMount> into = change_into_mount(use, body)) {
+    message += "; `" + into->change.shown + "` (line " +
+               std::to_string(file.line_col(into->change.span.begin).line) +
+               ") enters where the container showed " + into->source +
+               ", which is not there on AI Runtime: the commands after it do not run in " +
+               into->source;
+    hint = "if " + into->source +
+           " is the code the job runs, upload it as code_source.root_path and write "
+           "\"$CODE_SOURCE_PATH\" "
+           "in place of " +
+           into->target + "; " + hint;
+  }
   diagnostics.push_back(
-      {Code::container_mounts, use.mounts_from,
-       "container mounts do not exist on AI Runtime: " + list + " will not be there",
-       "copy the data to a Unity Catalog volume and read it under /Volumes/<catalog>/<schema>/"
-       "<volume>/..., and change the paths in the command"});
+      {Code::container_mounts, use.mounts_from, std::move(message), std::move(hint)});
 }
 
 // --- --export ------------------------------------------------------------------
@@ -951,7 +1013,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
     }
     map_container(*container, options, workload.environment, diagnostics);
     report_other_images(*container, diagnostics);
-    report_mounts(*container, diagnostics);
+    report_mounts(*container, file, body, diagnostics);
   }
   workload.command = std::move(command.command);
   std::vector<NamedValue> secrets = std::move(exports.secrets);

@@ -1214,6 +1214,37 @@ TEST(Containers, MountsOfEveryContainerCommandAreReported) {
       << mounts->message;
 }
 
+// OpenRLHF's train_nonrl_slurm.sh: the command changes into the directory a
+// mount showed the project at; the mount's report names that cd and its line.
+TEST(Containers, ACdIntoAMountTargetIsNamedWithTheMount) {
+  const Translation t =
+      run("PROJECT_PATH=$(cd ../../; pwd)\n"
+          "srun --container-image=nvcr.io/nvidia/pytorch:24.01-py3 \\\n"
+          "    --container-mounts=\"$PROJECT_PATH:/openrlhf,$HOME/.cache:/root/.cache\" \\\n"
+          "    bash -c \" cd /openrlhf; pip install . ; torchrun --nproc_per_node 8 -m t\"\n");
+  const std::string message = messages_of(t, Code::container_mounts);
+  EXPECT_NE(message.find("$PROJECT_PATH, $HOME/.cache will not be there; `cd /openrlhf` (line 6) "
+                         "enters where the container showed $PROJECT_PATH, which is not there on "
+                         "AI Runtime: the commands after it do not run in $PROJECT_PATH"),
+            std::string::npos)
+      << message;
+  const auto mounts =
+      std::find_if(t.diagnostics.begin(), t.diagnostics.end(),
+                   [](const Diagnostic& d) { return d.code == Code::container_mounts; });
+  ASSERT_NE(mounts, t.diagnostics.end());
+  EXPECT_NE(mounts->hint.find("upload it as code_source.root_path and write \"$CODE_SOURCE_PATH\" "
+                              "in place of /openrlhf"),
+            std::string::npos)
+      << mounts->hint;
+  // No cd into a target: the report is the mount list alone.
+  const Translation data =
+      run("srun --container-image=nvcr.io/nvidia/pytorch:24.01-py3 "
+          "--container-mounts=/scratch/d:/data bash -c \"cd /workspace; python t.py\"\n");
+  EXPECT_NE(messages_of(data, Code::container_mounts).find("/scratch/d will not be there"),
+            std::string::npos);
+  EXPECT_EQ(messages_of(data, Code::container_mounts).find("cd "), std::string::npos);
+}
+
 /// Runs a translated command under bash the way AI Runtime would (its
 /// env_variables exported, the code root at /tmp) and returns what it printed.
 std::string run_command(const Translation& t) {
