@@ -2246,9 +2246,12 @@ class CommandMapper final : public CommandEditor {
         });
     // A program's own output piped to tee or a log (`srun python t.py >
     // log`) is kept, not read; what a script reads back is a host name,
-    // a count, a device list.
+    // a count, a device list. A pipe into a plain `tee [-a] FILE` only
+    // keeps the lines, whatever the step runs (`srun $LAUNCHER ... | tee -a
+    // log`): the script reads none of them.
+    const bool consumed = piped && !ends_in_plain_tee(site);
     const bool read_back =
-        site.context.in_substitution || ((piped || to_file) && !step_runs_a_program(site));
+        site.context.in_substitution || ((consumed || to_file) && !step_runs_a_program(site));
     if (!read_back) return;
     report(Code::step_output_per_node, site.view, command.span,
            "the script reads this srun step's output, which under Slurm held a line from each "
@@ -2259,6 +2262,26 @@ class CommandMapper final : public CommandEditor {
                (labelled ? ", unlabelled" : ""),
            "count with $WORLD_SIZE, $NUM_NODES or $LOCAL_WORLD_SIZE, and name nodes with "
            "$MASTER_ADDR and $NODE_RANK, instead of reading srun's output");
+  }
+
+  /// `srun ... 2>&1 | tee -a log`: the step's pipe goes into a tee that
+  /// ends the pipeline, with no options but -a/-i/-p and no redirections,
+  /// so its copies go to the files it names and the job's output only.
+  bool ends_in_plain_tee(const Site& site) const {
+    const std::optional<PipelinePlace> place = pipeline_of(site);
+    if (!place || place->stage + 2 != place->pipeline->children.size()) return false;
+    const ast::Command& tee = place->pipeline->children.back();
+    if (tee.kind != ast::CommandKind::simple || tee.words.empty() || !tee.redirects.empty() ||
+        !tee.assignments.empty() || slurm::program_name(tee.words.front()) != "tee") {
+      return false;
+    }
+    return std::all_of(tee.words.begin() + 1, tee.words.end(), [](const ast::Word& word) {
+      const std::optional<std::string> written = slurm::literal_value(word);
+      if (!written || !written->starts_with('-')) return true;  // a file
+      if (*written == "--append" || *written == "--ignore-interrupts") return true;
+      return written->size() > 1 &&
+             written->find_first_not_of("aip", 1) == std::string::npos;  // -a, -ai
+    });
   }
 
   /// `python tools/train.py CFG --launcher=slurm` (OpenMMLab, BasicSR): the

@@ -906,6 +906,26 @@ TEST(LaunchDiagnostics, ReadingAStepsOutputIsReported) {
   EXPECT_NE(message_of(t, Code::step_output_per_node).find("labelled"), std::string::npos);
 }
 
+// `| tee [-a] FILE` at the end of the pipeline keeps the step's lines in a
+// log, whatever the step runs (a launcher in a variable here); a tee whose
+// copy another program or a substitution reads is still reported.
+TEST(LaunchDiagnostics, AStepsOutputCopiedToALogByTeeIsNotRead) {
+  const Translation t = run(script(
+      k2x8,
+      "srun --jobid $SLURM_JOBID bash -c '$LAUNCHER --node_rank $SLURM_PROCID $CMD' 2>&1 | tee "
+      "-a main_log.txt\n"
+      "srun -l hostname |& tee -ai a.log b.log\n"
+      "srun hostname | tee hosts.txt | wc -l\n"
+      "srun hostname | sort | tee hosts.txt\n"
+      "N=$(srun hostname | tee hosts.txt)\n"
+      "srun hostname | tee > hosts.txt\n"));
+  std::vector<uint32_t> lines;
+  for (const Diagnostic& d : t.diagnostics) {
+    if (d.code == Code::step_output_per_node) lines.push_back(t.file->line_col(d.span.begin).line);
+  }
+  EXPECT_EQ(lines, (std::vector<uint32_t>{5, 6, 7, 8}));
+}
+
 // `--ntasks=8` alone: Slurm placed the 8 tasks on the one node the
 // workload has, so srun still starts 8 and $SLURM_NTASKS is still 8.
 TEST(LaunchCommand, TasksWithoutANodeCountRunOnTheWorkloadsNodes) {
