@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <span>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "air/cluster_paths.hpp"
@@ -519,6 +520,7 @@ class CommandMapper final : public CommandEditor {
       report_remote_shell(site);
     }
     report_idle_nodes();
+    withdraw_reports_gone_with_srun();
     const slurm::TextView& top = body_.views[0];
     // sbatch refuses CRLF scripts (reported by the scanner); the translation
     // keeps the user's intent: Unix line ends.
@@ -568,14 +570,18 @@ class CommandMapper final : public CommandEditor {
     // Looked for from the name's third byte: TMPDIR's P is half as common as its T.
     for (size_t at = find_around(text, name, 2); at != std::string_view::npos;
          at = find_around(text, name, 2, at + 1)) {
-      const bool braced = at >= 2 && text[at - 1] == '{' && text[at - 2] == '$';
-      const bool plain = at >= 1 && text[at - 1] == '$';
       const size_t end = at + name.size();
-      const bool whole = end == text.size() ||
-                         !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
-      if ((braced || plain) && whole) return true;
+      const bool whole = end == text.size() || !is_variable_name_char(text[end]);
+      if (expansion_at(text, at) && whole) return true;
     }
     return false;
+  }
+
+  /// Where the `$` or `${` before the name at text[at] begins, if there is one.
+  static std::optional<size_t> expansion_at(std::string_view text, size_t at) {
+    if (at >= 2 && text[at - 1] == '{' && text[at - 2] == '$') return at - 2;
+    if (at >= 1 && text[at - 1] == '$') return at - 1;
+    return std::nullopt;
   }
 
   // --- edits and reports ----------------------------------------------------
@@ -3956,8 +3962,106 @@ class CommandMapper final : public CommandEditor {
         }
         report(Code::slurm_variable_unmapped, site.view, part.span,
                "$" + part.text + " " + rule.reason, rule.hint);
+        note_report_in_assigned_value(site, part.span);
         return;
     }
+  }
+
+  /// `SRUN_ARGS="--wait=60 --jobid $SLURM_JOB_ID"`: a report about a value
+  /// the batch script assigns, kept until every read of that variable is
+  /// known to stay or to go (withdraw_reports_gone_with_srun).
+  void note_report_in_assigned_value(const Site& site, Span span) {
+    if (site.view != 0) return;
+    const ast::Command& command = *site.command;
+    if (!command.words.empty() && site.program != "export"sv) return;  // most commands
+    for (const Assignment& a : assignments_of(command, site, body_.views[0].text)) {
+      if (a.value_span.begin <= span.begin && span.end <= a.value_span.end) {
+        reports_in_assigned_values_.push_back({diagnostics_.size() - 1, a.name});
+        return;
+      }
+    }
+  }
+
+  /// A variable whose every read is an srun option word that went with
+  /// srun (`srun $SRUN_ARGS python ...`): what its value expands is never
+  /// used, as with `srun --jobid $SLURM_JOB_ID python ...`, whose options
+  /// go unreported. A variable named anywhere else but in an assignment
+  /// (`echo $SRUN_ARGS`, an srun that stays, `$((N / 2))`, a comment)
+  /// keeps the report.
+  void withdraw_reports_gone_with_srun() {
+    if (reports_in_assigned_values_.empty()) return;
+    // Cheap facts first: the variables written as options of an srun that
+    // went (few), before the one pass over the script's text.
+    std::vector<Span> removed_options;
+    std::unordered_set<std::string_view> asked;
+    for (const Site& site : body_.sites) {
+      if (site.view != 0 || site.program != "srun"sv || !site.srun) continue;
+      const auto& words = site.command->words;
+      if (site.srun_operand >= words.size() || site.srun_word + 1 >= site.srun_operand) continue;
+      const Span options{words[site.srun_word].span.end, words[site.srun_operand].span.begin};
+      if (!is_replaced(0, options)) continue;
+      removed_options.push_back(options);
+      for (size_t i = site.srun_word + 1; i < site.srun_operand; ++i) {
+        if (const auto name = slurm::variable_of(source(0, words[i].span))) asked.insert(*name);
+      }
+    }
+    std::erase_if(asked, [&](std::string_view name) {
+      return std::none_of(reports_in_assigned_values_.begin(), reports_in_assigned_values_.end(),
+                          [&](const ReportInAssignedValue& r) { return r.variable == name; });
+    });
+    if (asked.empty()) return;
+    const std::unordered_set<std::string_view> gone =
+        read_only_as_options(body_.views[0].text, asked, removed_options);
+    // Recorded in increasing order: one pass keeps the others, in order.
+    auto withdrawn = reports_in_assigned_values_.begin();
+    const auto end = reports_in_assigned_values_.end();
+    size_t kept = withdrawn->diagnostic;
+    for (size_t i = kept; i < diagnostics_.size(); ++i) {
+      while (withdrawn != end &&
+             (withdrawn->diagnostic < i || !gone.contains(withdrawn->variable))) {
+        ++withdrawn;
+      }
+      if (withdrawn != end && withdrawn->diagnostic == i) continue;
+      if (kept != i) diagnostics_[kept] = std::move(diagnostics_[i]);
+      ++kept;
+    }
+    diagnostics_.resize(kept);
+  }
+
+  /// The names in `asked` that `text` reads at least once and only inside
+  /// `options` (srun option words that went), besides assigning them: one
+  /// pass over the text, each name-like run looked up once.
+  static std::unordered_set<std::string_view> read_only_as_options(
+      std::string_view text, const std::unordered_set<std::string_view>& asked,
+      const std::vector<Span>& options) {
+    enum class Reads : uint8_t { none, in_options, elsewhere };
+    std::unordered_map<std::string_view, Reads> reads;
+    for (size_t at = 0; at < text.size();) {
+      if (!is_variable_name_char(text[at])) {
+        ++at;
+        continue;
+      }
+      size_t end = at;
+      while (end < text.size() && is_variable_name_char(text[end])) ++end;
+      const std::string_view name = text.substr(at, end - at);
+      if (asked.contains(name)) {
+        Reads& verdict = reads[name];
+        const std::string_view after = text.substr(end);
+        const bool assigned = after.starts_with('=') || after.starts_with("+=");
+        const std::optional<size_t> dollar = expansion_at(text, at);
+        const bool in_options = dollar && covered(options, Span{static_cast<uint32_t>(*dollar),
+                                                                static_cast<uint32_t>(end)});
+        if (!assigned && verdict != Reads::elsewhere) {
+          verdict = in_options ? Reads::in_options : Reads::elsewhere;
+        }
+      }
+      at = end;
+    }
+    std::unordered_set<std::string_view> out;
+    for (const auto& [name, verdict] : reads) {
+      if (verdict == Reads::in_options) out.insert(name);
+    }
+    return out;
   }
 
   /// Whether `${NAME<op>}`, NAME set to `value`, expands to `value`: with
@@ -4387,6 +4491,13 @@ class CommandMapper final : public CommandEditor {
   std::vector<OwnName> own_slurm_names_;     // SLURM* names the script sets (rare: a scan)
   std::set<std::pair<uint32_t, uint32_t>> commented_out_;  // (view, begin) of removed statements
   size_t site_reports_begin_ = 0;  // diagnostics_ from here on were made for the site in hand
+  // S2A4002 reports about a value the batch script assigns, with the
+  // variable assigned: withdrawn when every read of it went with srun.
+  struct ReportInAssignedValue {
+    size_t diagnostic = 0;  // index into diagnostics_
+    std::string variable;
+  };
+  std::vector<ReportInAssignedValue> reports_in_assigned_values_;
   CommandMapping result_;
   SetupResult setup_result_;
   SetupMapper setup_;  // environment rules (setup.cpp); edits through this mapper

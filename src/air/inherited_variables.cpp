@@ -475,14 +475,6 @@ std::vector<Span> joined(std::span<const Span> spans) {
   return out;
 }
 
-/// `at` lies inside one of `joined` (sorted, disjoint).
-bool covered(const std::vector<Span>& joined, Span at) {
-  const auto after =
-      std::upper_bound(joined.begin(), joined.end(), at.begin,
-                       [](uint32_t offset, Span span) { return offset < span.begin; });
-  return after != joined.begin() && at.end <= std::prev(after)->end;
-}
-
 }  // namespace
 
 void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,

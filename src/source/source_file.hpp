@@ -4,7 +4,10 @@
 // diagnostic is rendered, so the line-start table is built lazily.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +23,15 @@ struct Span {
   [[nodiscard]] bool empty() const { return begin == end; }
   friend bool operator==(const Span&, const Span&) = default;
 };
+
+/// `at` lies inside one of `spans`, which are disjoint and sorted by start:
+/// a binary search, so asking it of every command of a script stays linear.
+[[nodiscard]] inline bool covered(std::span<const Span> spans, Span at) {
+  const auto after =
+      std::upper_bound(spans.begin(), spans.end(), at.begin,
+                       [](uint32_t offset, Span span) { return offset < span.begin; });
+  return after != spans.begin() && at.end <= std::prev(after)->end;
+}
 
 /// 1-based line, 1-based column counted in bytes.
 struct LineCol {

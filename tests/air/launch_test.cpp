@@ -936,6 +936,34 @@ TEST(LaunchCommand, TasksWithoutANodeCountRunOnTheWorkloadsNodes) {
   EXPECT_NE(body_of(t).find("mpirun -np $WORLD_SIZE ./a.out"), std::string::npos) << body_of(t);
 }
 
+// `SRUN_ARGS="... --jobid $SLURM_JOB_ID"` read only as the options of an
+// srun the translation takes off: the job id goes with srun, as it does
+// when written on srun's line. A read that stays keeps the report.
+TEST(LaunchDiagnostics, ASlurmVariableOnlyInSrunOptionsThatGoIsNotReported) {
+  const std::string assign = "SRUN_ARGS=\"--wait=60 --kill-on-bad-exit=1 --jobid $SLURM_JOB_ID\"\n";
+  const Translation gone =
+      run(script(k2x8, assign + "srun $SRUN_ARGS bash -c \"python t.py\" 2>&1 | tee -a log\n"));
+  EXPECT_FALSE(has_code(gone, Code::slurm_variable_unmapped))
+      << message_of(gone, Code::slurm_variable_unmapped);
+  const Translation exported = run(
+      script(k2x8,
+             "export SRUN_ALLOC_ARGS=\"--jobid=$SLURM_JOB_ID --nodes=2\"\nsrun ${SRUN_ALLOC_ARGS} "
+             "--wait=0 torchrun --nproc_per_node 8 t.py\n"));
+  EXPECT_FALSE(has_code(exported, Code::slurm_variable_unmapped))
+      << message_of(exported, Code::slurm_variable_unmapped);
+  // Read again: by echo, by an srun that stays (the variable holds the
+  // program), in arithmetic without `$`.
+  const Translation echoed =
+      run(script(k2x8, assign + "echo $SRUN_ARGS\nsrun $SRUN_ARGS python t.py\n"));
+  EXPECT_TRUE(has_code(echoed, Code::slurm_variable_unmapped));
+  const Translation kept =
+      run(script(k2x8, "SRUN_ARGS=\"--jobid $SLURM_JOB_ID python\"\nsrun $SRUN_ARGS t.py\n"));
+  EXPECT_TRUE(has_code(kept, Code::slurm_variable_unmapped));
+  const Translation arithmetic =
+      run(script(k2x8, "N=${SLURM_CPUS_PER_TASK}\nN=$((N / 2))\nsrun -c $N python t.py\n"));
+  EXPECT_TRUE(has_code(arithmetic, Code::slurm_variable_unmapped));
+}
+
 TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
   // The operand is `python`, not `$SRUN_ARGS`: srun and its options go.
   const Translation t = run(script(k2x8,
