@@ -2384,13 +2384,14 @@ class CommandMapper final : public CommandEditor {
              "make the program use one process per GPU and pass "
              "--nproc_per_node=\"$LOCAL_WORLD_SIZE\"");
     }
+    const SlurmTaskEnv env = task_env(site, tasks_per_node, binding, "\"$NUM_NODES\"");
     report(Code::tasks_started_by_torchrun, site.view, site.command->span,
            "srun started " + std::to_string(tasks_per_node) +
                " tasks per node; torchrun now starts them on every node, and each sets "
                "SLURM_PROCID, SLURM_LOCALID, SLURM_NTASKS, SLURM_NTASKS_PER_NODE and "
                "SLURM_NODEID from torchrun's RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE "
                "and GROUP_RANK" +
-               bound_devices_note(binding),
+               job_shape_note(env) + bound_devices_note(binding),
            "a program that reads RANK/LOCAL_RANK/WORLD_SIZE needs no shim; Lightning users "
            "can drop it and let Lightning use its torchrun environment");
     if (site.nested_script >= 0) {
@@ -2401,7 +2402,7 @@ class CommandMapper final : public CommandEditor {
       return;
     }
     step_start_ = StepStart::by_torchrun;
-    edit(site.view, prefix, per_node_torchrun(procs) + slurm_task_shim(visible_devices(binding)),
+    edit(site.view, prefix, per_node_torchrun(procs) + slurm_task_shim(env),
          "one process per GPU, started on every node by torchrun, with SLURM_* task variables");
   }
 
@@ -2411,19 +2412,20 @@ class CommandMapper final : public CommandEditor {
                                const std::string& rank) {
     const StepGpuBinding binding = step_gpu_binding(site, tasks);
     report_lost_gpu_binding(site, binding);
+    const SlurmTaskEnv env = task_env(site, tasks, binding, "1");
     report(Code::tasks_started_by_torchrun, site.view, site.command->span,
            "this srun step started " + std::to_string(tasks) +
                " tasks on one node; a one-node torchrun now starts them on node " + rank +
                ", and each sets SLURM_PROCID, "
                "SLURM_LOCALID, SLURM_NTASKS, SLURM_NTASKS_PER_NODE and SLURM_NODEID from "
                "torchrun's RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE and GROUP_RANK" +
-               bound_devices_note(binding),
+               job_shape_note(env) + bound_devices_note(binding),
            "a program that reads RANK/LOCAL_RANK/WORLD_SIZE needs no shim");
     const std::string procs = tasks == compute_.gpus_per_node ? std::string("\"$LOCAL_WORLD_SIZE\"")
                                                               : std::to_string(tasks);
     guard_on_node(site, rank, "the step ran on one node: keep it on node " + rank);
     step_start_ = StepStart::by_torchrun;
-    edit(site.view, prefix, one_node_torchrun(procs) + slurm_task_shim(visible_devices(binding)),
+    edit(site.view, prefix, one_node_torchrun(procs) + slurm_task_shim(env),
          "the step's " + std::to_string(tasks) + " tasks, started on node " + rank +
              " only by torchrun, with SLURM_* task variables");
   }
@@ -2519,6 +2521,62 @@ class CommandMapper final : public CommandEditor {
 
   static std::string visible_devices(const StepGpuBinding& binding) {
     return binding.carried ? visible_devices_for(*binding.carried) : std::string();
+  }
+
+  /// What the shim sets for the step's tasks: their GPU binding, and the
+  /// job's shape as Slurm put it in every task's environment, which
+  /// programs read with os.environ[...] and would find missing on AI Runtime.
+  SlurmTaskEnv task_env(const Site& site, uint64_t tasks_per_node, const StepGpuBinding& binding,
+                        std::string step_nodes) const {
+    SlurmTaskEnv env;
+    env.visible_devices = visible_devices(binding);
+    env.step_nodes = std::move(step_nodes);
+    env.gpus_on_node = std::min<uint64_t>(step_gpus_on_node(site, tasks_per_node, binding),
+                                          compute_.gpus_per_node);
+    env.cpus_per_task = step_cpus_per_task(site);
+    return env;
+  }
+
+  /// SLURM_GPUS_ON_NODE in the step's tasks: the GPUs the step (or else the
+  /// job) has on each node, or, when neither names a count per node, the
+  /// GPUs its tasks use.
+  uint64_t step_gpus_on_node(const Site& site, uint64_t tasks_per_node,
+                             const StepGpuBinding& binding) const {
+    for (const auto& option : site.srun->options) {
+      if (option.name() != "gpus-per-node") continue;
+      const auto counts = values::parse_gpu_counts(option.value.value_or(""));
+      if (counts && counts->size() == 1) return counts->front().count;
+    }
+    if (const auto job_gpus = job_.gpus_per_node()) return *job_gpus;
+    return binding.carried ? gpus_used(*binding.carried, tasks_per_node) : tasks_per_node;
+  }
+
+  /// SLURM_CPUS_PER_TASK in the step's tasks: the step's own -c, else the
+  /// job's; 0 when neither asked (Slurm then sets none).
+  uint64_t step_cpus_per_task(const Site& site) const {
+    for (const auto& option : site.srun->options) {
+      if (option.name() != "cpus-per-task") continue;
+      const auto count = values::parse_positive_int(option.value.value_or(""));
+      return count ? *count : 0;
+    }
+    return job_.cpus_per_task ? job_.cpus_per_task->value : 0;
+  }
+
+  /// What the S2A4012 note adds for the job's shape the shim sets.
+  static std::string job_shape_note(const SlurmTaskEnv& env) {
+    std::vector<std::string> names = {"SLURM_NPROCS", "SLURM_NNODES", "SLURM_JOB_NUM_NODES"};
+    if (env.gpus_on_node > 0) {
+      names.push_back("SLURM_GPUS_ON_NODE=" + std::to_string(env.gpus_on_node));
+    }
+    if (env.cpus_per_task > 0) {
+      names.push_back("SLURM_CPUS_PER_TASK=" + std::to_string(env.cpus_per_task));
+    }
+    std::string note = ", and ";
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (i > 0) note += i + 1 == names.size() ? " and " : ", ";
+      note += names[i];
+    }
+    return note + " as Slurm set them in every task";
   }
 
   /// What the S2A4012 note adds when the workers get the tasks' binding.
@@ -3131,10 +3189,10 @@ class CommandMapper final : public CommandEditor {
   /// the script, quoted as the user quoted it. A double-quoted script stays
   /// double-quoted, so `${DIR}` and `$*` still take the batch shell's values
   /// (DIR=`pwd`, not exported, would be empty in the worker's own shell).
-  std::string per_worker_script(const slurm::NestedScript& nested, const std::string& devices) {
+  std::string per_worker_script(const slurm::NestedScript& nested, const SlurmTaskEnv& env) {
     const slurm::TextView& view = body_.views[nested.view];
     const std::vector<Edit> edits = edits_[nested.view].edits();
-    const std::string exports = "\n" + slurm_task_exports(devices) + "\n";
+    const std::string exports = "\n" + slurm_task_exports(env) + "\n";
     if (view.exact) {
       return single_quote(exports +
                           dedent(trim_continuations(apply_edits(view.text, view.window, edits))));
@@ -3182,9 +3240,10 @@ class CommandMapper final : public CommandEditor {
     }
     if (std::find(per_gpu_nested_.begin(), per_gpu_nested_.end(), &site) != per_gpu_nested_.end()) {
       // Each torchrun worker runs the script with the SLURM_* task variables set.
-      const std::string devices =
-          visible_devices(step_gpu_binding(site, srun_tasks_per_node(site)));
-      edit(site.view, words[script_word].span, per_worker_script(nested, devices),
+      const uint64_t tasks = srun_tasks_per_node(site);
+      const SlurmTaskEnv env =
+          task_env(site, tasks, step_gpu_binding(site, tasks), "\"$NUM_NODES\"");
+      edit(site.view, words[script_word].span, per_worker_script(nested, env),
            "the srun step's script runs in every worker, with SLURM_* task variables");
       return;
     }

@@ -485,13 +485,20 @@ std::string visible_devices_for(const TaskGpuBinding& binding) {
   return "\"$LOCAL_RANK\"";
 }
 
-std::string slurm_task_exports(std::string_view visible_devices) {
+std::string slurm_task_exports(const SlurmTaskEnv& env) {
   std::string exports =
       "export SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" SLURM_NTASKS=\"$WORLD_SIZE\" "
-      "SLURM_NTASKS_PER_NODE=\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\"";
-  if (!visible_devices.empty()) {
+      "SLURM_NPROCS=\"$WORLD_SIZE\" SLURM_NTASKS_PER_NODE=\"$LOCAL_WORLD_SIZE\" "
+      "SLURM_NODEID=\"$GROUP_RANK\" SLURM_NNODES=";
+  exports += env.step_nodes;
+  exports += " SLURM_JOB_NUM_NODES=\"$NUM_NODES\"";
+  if (env.gpus_on_node > 0) exports += " SLURM_GPUS_ON_NODE=" + std::to_string(env.gpus_on_node);
+  if (env.cpus_per_task > 0) {
+    exports += " SLURM_CPUS_PER_TASK=" + std::to_string(env.cpus_per_task);
+  }
+  if (!env.visible_devices.empty()) {
     exports += " CUDA_VISIBLE_DEVICES=";
-    exports += visible_devices;
+    exports += env.visible_devices;
   }
   return exports + ";";
 }
@@ -507,8 +514,8 @@ bool counts_from_node(std::string_view command) {
   return false;
 }
 
-std::string slurm_task_shim(std::string_view visible_devices) {
-  return "bash -c '" + slurm_task_exports(visible_devices) + " exec \"$@\"' slurm-task ";
+std::string slurm_task_shim(const SlurmTaskEnv& env) {
+  return "bash -c '" + slurm_task_exports(env) + " exec \"$@\"' slurm-task ";
 }
 
 bool is_shim_variable(std::string_view name) {

@@ -162,14 +162,26 @@ struct TaskGpuBinding {
 /// its $LOCAL_RANK, as shell text to put after `=` inside single quotes.
 [[nodiscard]] std::string visible_devices_for(const TaskGpuBinding& binding);
 
+/// What the shim gives each worker besides torchrun's own counts: the job's
+/// shape, which Slurm put in every task's environment and programs read
+/// from there (`os.environ["SLURM_GPUS_ON_NODE"]` in Princeton's DDP
+/// template, SLURM_CPUS_PER_TASK for data loaders).
+struct SlurmTaskEnv {
+  std::string visible_devices;  ///< CUDA_VISIBLE_DEVICES as shell text; empty: not set
+  std::string step_nodes = "\"$NUM_NODES\"";  ///< SLURM_NNODES: the step's node count
+  uint64_t gpus_on_node = 0;                  ///< SLURM_GPUS_ON_NODE; 0: not set
+  uint64_t cpus_per_task = 0;                 ///< SLURM_CPUS_PER_TASK; 0: the job requested none
+};
+
 /// Shell text that sets the SLURM_* task variables from torchrun's per-worker
-/// variables, and CUDA_VISIBLE_DEVICES when `visible_devices` is not empty;
+/// variables and the job's shape from `env`, and CUDA_VISIBLE_DEVICES when
+/// `env.visible_devices` is not empty;
 /// `bash -c '<shim> exec "$@"' slurm-task PROGRAM...`.
-[[nodiscard]] std::string slurm_task_exports(std::string_view visible_devices = {});
+[[nodiscard]] std::string slurm_task_exports(const SlurmTaskEnv& env = {});
 /// Whether a translated command starts processes per GPU of the node: it
 /// reads $LOCAL_WORLD_SIZE other than in slurm_task_exports().
 [[nodiscard]] bool counts_from_node(std::string_view command);
-[[nodiscard]] std::string slurm_task_shim(std::string_view visible_devices = {});
+[[nodiscard]] std::string slurm_task_shim(const SlurmTaskEnv& env = {});
 
 /// Variables the shim sets inside each worker.
 [[nodiscard]] bool is_shim_variable(std::string_view name);

@@ -62,10 +62,15 @@ const std::string kPerNode =
     "torchrun --nnodes=\"$NUM_NODES\" --node_rank=\"$NODE_RANK\" "
     "--nproc_per_node=\"$LOCAL_WORLD_SIZE\" --master_addr=\"$MASTER_ADDR\" "
     "--master_port=\"$MASTER_PORT\" --no_python ";
-const std::string kShim =
-    "bash -c 'export SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" "
-    "SLURM_NTASKS=\"$WORLD_SIZE\" SLURM_NTASKS_PER_NODE=\"$LOCAL_WORLD_SIZE\" "
-    "SLURM_NODEID=\"$GROUP_RANK\"; exec \"$@\"' slurm-task ";
+// The task variables from torchrun's, then the job's shape on 8-GPU nodes.
+std::string task_exports(std::string_view step_nodes = "\"$NUM_NODES\"") {
+  return "export SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" "
+         "SLURM_NTASKS=\"$WORLD_SIZE\" SLURM_NPROCS=\"$WORLD_SIZE\" "
+         "SLURM_NTASKS_PER_NODE=\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\" "
+         "SLURM_NNODES=" +
+         std::string(step_nodes) + " SLURM_JOB_NUM_NODES=\"$NUM_NODES\" SLURM_GPUS_ON_NODE=8;";
+}
+const std::string kShim = "bash -c '" + task_exports() + " exec \"$@\"' slurm-task ";
 
 INSTANTIATE_TEST_SUITE_P(
     Spellings, LaunchCommand,
@@ -497,8 +502,8 @@ TEST(LaunchCommand, OneNodeStepOfSeveralTasksIsStartedByAOneNodeTorchrun) {
   const Translation t = run(script(k2x8Tasks, "srun -N1 python decode.py\n"));
   EXPECT_EQ(body_of(t),
             "if [ \"$NODE_RANK\" = 0 ]; then torchrun --standalone --nnodes=1 "
-            "--nproc_per_node=\"$LOCAL_WORLD_SIZE\" --no_python " +
-                kShim + "python decode.py; fi\n");
+            "--nproc_per_node=\"$LOCAL_WORLD_SIZE\" --no_python bash -c '" +
+                task_exports("1") + " exec \"$@\"' slurm-task python decode.py; fi\n");
   EXPECT_TRUE(has_code(t, Code::tasks_started_by_torchrun));
   EXPECT_FALSE(has_code(t, Code::one_task_per_gpu));
 }
@@ -1640,6 +1645,41 @@ TEST(LaunchCommand, TaskCountsFromKnownExpansionsStartOneProcessPerGpu) {
   }
 }
 
+// Princeton's DDP template (multi_gpu_training) reads
+// os.environ["SLURM_GPUS_ON_NODE"] and ["SLURM_CPUS_PER_TASK"] in each task;
+// Slurm set them there, so the shim does too, with the job's values (2 GPUs
+// a node here, not the 8 of the AI Runtime node the job is put on).
+TEST(LaunchCommand, ShimSetsTheJobsShapeAsSlurmGaveEveryTask) {
+  const Translation t =
+      run(script("#SBATCH --nodes=2 --ntasks-per-node=2 --cpus-per-task=8 --gres=gpu:2\n",
+                 "srun python mnist_classify_ddp.py --epochs=2\n"));
+  const std::string body = body_of(t);
+  EXPECT_NE(body.find("SLURM_NPROCS=\"$WORLD_SIZE\" "), std::string::npos) << body;
+  EXPECT_NE(body.find("SLURM_NNODES=\"$NUM_NODES\" SLURM_JOB_NUM_NODES=\"$NUM_NODES\" "
+                      "SLURM_GPUS_ON_NODE=2 SLURM_CPUS_PER_TASK=8; exec"),
+            std::string::npos)
+      << body;
+  const std::string note = message_of(t, Code::tasks_started_by_torchrun);
+  EXPECT_NE(note.find("SLURM_GPUS_ON_NODE=2 and SLURM_CPUS_PER_TASK=8 as Slurm set them in "
+                      "every task"),
+            std::string::npos)
+      << note;
+  // The step's own -c is what its tasks got.
+  const Translation own = run(script("#SBATCH --nodes=2 --ntasks-per-node=8 --gpus-per-node=8\n",
+                                     "srun -c 6 python t.py\n"));
+  EXPECT_NE(body_of(own).find("SLURM_GPUS_ON_NODE=8 SLURM_CPUS_PER_TASK=6;"), std::string::npos)
+      << body_of(own);
+}
+
+// The shim leaves $SLURM_NPROCS to the worker's shell, which now has it.
+TEST(LaunchCommand, NprocsInsideThePerGpuScriptIsTheWorldSize) {
+  const Translation t =
+      run(script(k2x8Tasks, "srun bash -c 'python t.py --world $SLURM_NPROCS'\n"));
+  const std::string body = body_of(t);
+  EXPECT_NE(body.find("SLURM_NPROCS=\"$WORLD_SIZE\""), std::string::npos) << body;
+  EXPECT_NE(body.find("python t.py --world $SLURM_NPROCS\n"), std::string::npos) << body;
+}
+
 TEST(LaunchCommand, TaskCountRepeatingTheJobsIsTheJobs) {
   const Translation t = run(script(k2x8Tasks, "srun -n \"$SLURM_NTASKS\" python train.py\n"));
   EXPECT_EQ(body_of(t), kPerNode + kShim + "python train.py\n");
@@ -1689,12 +1729,8 @@ TEST(LaunchDiagnostics, ShimVariablesInsideThePerGpuScriptAreNotReported) {
   const Translation t =
       run(script(k2x8Tasks, "srun bash -c 'export RANK=$SLURM_PROCID; python t.py'\n"));
   EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped));
-  EXPECT_EQ(body_of(t),
-            kPerNode +
-                "bash -c '\nexport SLURM_PROCID=\"$RANK\" SLURM_LOCALID=\"$LOCAL_RANK\" "
-                "SLURM_NTASKS=\"$WORLD_SIZE\" SLURM_NTASKS_PER_NODE="
-                "\"$LOCAL_WORLD_SIZE\" SLURM_NODEID=\"$GROUP_RANK\";\n"
-                "export RANK=$SLURM_PROCID; python t.py\n'\n");
+  EXPECT_EQ(body_of(t), kPerNode + "bash -c '\n" + task_exports() +
+                            "\nexport RANK=$SLURM_PROCID; python t.py\n'\n");
 }
 
 // NeMo's `DIR=`pwd`` then `srun -l bash -c "cd ${DIR} ; python -u train.py $*"`:
@@ -1707,8 +1743,10 @@ TEST(LaunchCommand, ADoubleQuotedPerGpuScriptKeepsTheBatchShellsValues) {
       body_of(t),
       "DIR=`pwd`\n" + kPerNode +
           "bash -c \"\nexport SLURM_PROCID=\\\"\\$RANK\\\" SLURM_LOCALID=\\\"\\$LOCAL_RANK\\\" "
-          "SLURM_NTASKS=\\\"\\$WORLD_SIZE\\\" SLURM_NTASKS_PER_NODE="
-          "\\\"\\$LOCAL_WORLD_SIZE\\\" SLURM_NODEID=\\\"\\$GROUP_RANK\\\";\n"
+          "SLURM_NTASKS=\\\"\\$WORLD_SIZE\\\" SLURM_NPROCS=\\\"\\$WORLD_SIZE\\\" "
+          "SLURM_NTASKS_PER_NODE=\\\"\\$LOCAL_WORLD_SIZE\\\" SLURM_NODEID=\\\"\\$GROUP_RANK\\\" "
+          "SLURM_NNODES=\\\"\\$NUM_NODES\\\" SLURM_JOB_NUM_NODES=\\\"\\$NUM_NODES\\\" "
+          "SLURM_GPUS_ON_NODE=8;\n"
           "cd ${DIR} && RANK=\\$SLURM_PROCID python t.py\"\n");
   EXPECT_FALSE(has_code(t, Code::slurm_variable_unmapped));
   // `$SLURM_PROCID` left for the batch shell was 0 in every task under Slurm;

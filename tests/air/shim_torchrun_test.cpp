@@ -111,6 +111,28 @@ TEST(ShimWithTorchrun, PerTaskGpuBindingBecomesEachWorkersVisibleDevices) {
   }
 }
 
+// Princeton's DDP template picks its GPU from the job's shape, which Slurm
+// put in each task's environment: local = rank % SLURM_GPUS_ON_NODE.
+constexpr const char* kShapeProgram = R"(import os
+rank, gpus = int(os.environ["SLURM_PROCID"]), int(os.environ["SLURM_GPUS_ON_NODE"])
+print("rank=%d gpu=%d nodes=%s nprocs=%s cpus=%s" % (rank, rank - gpus * (rank // gpus),
+      os.environ["SLURM_NNODES"], os.environ["SLURM_NPROCS"],
+      os.environ["SLURM_CPUS_PER_TASK"]), flush=True)
+)";
+
+TEST(ShimWithTorchrun, TasksReadTheJobsShapeAsUnderSlurm) {
+  if (!fs::exists("/usr/bin/torchrun")) GTEST_SKIP() << "torchrun is not installed";
+  const std::string logs = run_on_two_nodes(
+      "#!/bin/bash\n#SBATCH --nodes=2 --ntasks-per-node=2 --cpus-per-task=4 --gres=gpu:2\n"
+      "srun python -u train.py\n",
+      kShapeProgram);
+  for (const char* line :
+       {"rank=0 gpu=0 nodes=2 nprocs=4 cpus=4", "rank=1 gpu=1 nodes=2 nprocs=4 cpus=4",
+        "rank=2 gpu=0 nodes=2 nprocs=4 cpus=4", "rank=3 gpu=1 nodes=2 nprocs=4 cpus=4"}) {
+    EXPECT_NE(logs.find(line), std::string::npos) << line << "\n" << logs;
+  }
+}
+
 // `--launcher slurm` became `pytorch` under the torchrun that now starts the
 // program: one process on each node is still a group of two, and srun's one
 // task on node 0 a group of one.
