@@ -992,6 +992,7 @@ class CommandMapper final : public CommandEditor {
                                                           : Meaning::node_count;
       if (value.meaning == same || (value.number && *value.number == *runtime)) continue;
       const std::string written(source(site.view, a.value_span));
+      if (becomes_runtime_variable(written, a.name)) continue;
       std::string was = "`" + written + "`";
       if (value.number && std::to_string(*value.number) != written) {
         was += " (" + std::to_string(*value.number) + " here)";
@@ -1005,6 +1006,18 @@ class CommandMapper final : public CommandEditor {
       return true;
     }
     return false;
+  }
+
+  /// `$SLURM_NPROCS` with one task per GPU is renamed to `$WORLD_SIZE` on
+  /// the line: `export WORLD_SIZE=$WORLD_SIZE` keeps AI Runtime's count.
+  bool becomes_runtime_variable(std::string_view written, std::string_view runtime_name) const {
+    const std::string_view name = expanded_name(written);
+    if (name.empty() ||
+        (written.size() != name.size() + 1 && written != "${" + std::string(name) + "}")) {
+      return false;
+    }
+    const VariableRule rule = rule_for(name, job_, compute_, job_name_);
+    return rule.action == VariableAction::rename && rule.exact && rule.replacement == runtime_name;
   }
 
   std::optional<uint64_t> runtime_count(std::string_view name) const {

@@ -221,6 +221,24 @@ TEST(LaunchCounts, ARuntimeCountOfTheScriptsOwnMeaningIsKept) {
             "as it did under Slurm");
 }
 
+// LUMI's AI guide: `export WORLD_SIZE=$SLURM_NPROCS` with one task per GPU
+// is AI Runtime's own count (the name is renamed to $WORLD_SIZE): removed
+// as AI Runtime's, not reported as a count of the script's that is kept.
+TEST(LaunchCounts, ATaskCountThatIsTheWorldSizeIsRemovedNotKept) {
+  for (const std::string written : {"$SLURM_NPROCS", "${SLURM_NTASKS}"}) {
+    const Translation t =
+        run("#!/bin/bash\n#SBATCH -N1 --ntasks-per-node=8 --gpus-per-node=h100:8\n"
+            "export WORLD_SIZE=" +
+            written + "\nsrun python t.py\n");
+    ASSERT_TRUE(t.workload);
+    EXPECT_NE(t.workload->command.find("# [slurm2air] export WORLD_SIZE=" + written + "\n"),
+              std::string::npos)
+        << t.workload->command;
+    EXPECT_FALSE(has_code(t, Code::runtime_count_kept)) << written;
+    EXPECT_TRUE(has_code(t, Code::provided_variable_removed)) << written;
+  }
+}
+
 // mpirun with no count took the job's tasks from Slurm; off Slurm it would
 // start one rank per core, so the count is written in. A given count stays.
 TEST(LaunchCounts, SingleNodeMpirunGetsTheJobsTaskCount) {
