@@ -2150,7 +2150,12 @@ class CommandMapper final : public CommandEditor {
       }
       return;
     }
-    if (!mpi.empty() && !mpi.starts_with("--mpi")) report_inferred_mpi(site, mpi);
+    // On several nodes an --mpi plugin is already reported (report_mpi_plugin);
+    // Horovod's report still comes, for its own hint.
+    if (!mpi.empty() && !mpi.starts_with("--mpi") &&
+        (compute_.nodes <= 1 || mpi_plugin(site) == nullptr || mpi == kUsesHorovod)) {
+      report_inferred_mpi(site, mpi);
+    }
     if (starts_tasks_per_gpu(site) && !rank) {
       start_tasks_with_torchrun(site, step_tasks_per_node, prefix);
       return;
@@ -2627,10 +2632,8 @@ class CommandMapper final : public CommandEditor {
     // A program in a variable (`srun --mpi=pmix $EXE`) is judged by --mpi alone.
     const std::string program = slurm::program_name(site.command->words[site.srun_operand]);
     if (is_not_an_mpi_program(program)) return {};
-    for (const auto& option : site.srun->options) {
-      if (option.name() == "mpi" && option.value && *option.value != "none") {
-        return std::string(source(site.view, option.span));
-      }
+    if (const directives::Option* option = mpi_plugin(site)) {
+      return std::string(source(site.view, option->span));
     }
     if (program.empty()) return {};
     // `lmp_mpi`, `gmx_mpi`, `grad3d.gnu.MPI.ex`: built for MPI, whose
@@ -3135,12 +3138,19 @@ class CommandMapper final : public CommandEditor {
     return out;
   }
 
+  /// srun's --mpi plugin option for the step, unless `none`.
+  static const directives::Option* mpi_plugin(const Site& site) {
+    for (const auto& option : site.srun->options) {
+      if (option.name() == "mpi" && option.value && *option.value != "none") return &option;
+    }
+    return nullptr;
+  }
+
   void report_mpi_plugin(const Site& site) {
     if (compute_.nodes <= 1) return;  // one node: the ranks start with mpirun (start_mpi_ranks)
-    for (const auto& option : site.srun->options) {
-      if (option.name() != "mpi" || !option.value || *option.value == "none") continue;
+    if (const directives::Option* option = mpi_plugin(site)) {
       report(Code::mpi_launch_unsupported, site.view, site.command->span,
-             "srun " + std::string(source(site.view, option.span)) +
+             "srun " + std::string(source(site.view, option->span)) +
                  " wires the tasks up as MPI ranks; AI Runtime has no MPI launcher across nodes",
              "initialise torch.distributed from RANK/WORLD_SIZE (or the SLURM_* variables the "
              "translation sets) instead of MPI_Init; MPI inside one node still works");

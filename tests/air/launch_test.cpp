@@ -239,6 +239,19 @@ TEST(LaunchCounts, ATaskCountThatIsTheWorldSizeIsRemovedNotKept) {
   }
 }
 
+// Jean Zay's TF MPI example, `srun --mpi=pmix python tf_mpi_mnist.py` on 8
+// nodes: the plugin's report says the MPI wire-up is gone; the file named for
+// MPI says the same again, and is not repeated.
+TEST(LaunchCounts, AnMpiStepAcrossNodesIsReportedOnce) {
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH --ntasks=32 --ntasks-per-node=4 --gres=gpu:4\n"
+          "srun --mpi=pmix python tf_mpi_mnist.py --mnist mnist.npz\n");
+  EXPECT_EQ(testing::diagnostics_with(t, Code::mpi_launch_unsupported).size(), 1u);
+  EXPECT_NE(message_of(t, Code::mpi_launch_unsupported).find("srun --mpi=pmix wires the tasks"),
+            std::string::npos)
+      << message_of(t, Code::mpi_launch_unsupported);
+}
+
 // mpirun with no count took the job's tasks from Slurm; off Slurm it would
 // start one rank per core, so the count is written in. A given count stays.
 TEST(LaunchCounts, SingleNodeMpirunGetsTheJobsTaskCount) {
