@@ -3046,6 +3046,12 @@ class CommandMapper final : public CommandEditor {
 
   void report_dropped_srun_options(const Site& site) {
     std::string dropped;
+    if (site.srun_unset_options < site.command->words.size()) {
+      dropped = "`" +
+                std::string(source(site.view, site.command->words[site.srun_unset_options].span)) +
+                "` (set nowhere in the script: whatever srun options the submitting shell gave "
+                "it)";
+    }
     bool sets_variables = false;  // --export=ALL,NAME=value or a list of names
     for (const auto& option : site.srun->options) {
       const std::string_view name = option.name();

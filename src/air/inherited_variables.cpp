@@ -249,7 +249,8 @@ class UseCollector {
                std::string_view text)
       : assigned_(assigned), nounset_(nounset), uses_(uses), text_(text) {}
 
-  void collect(const ast::Command& command) {
+  /// `skip`: a word that goes with srun (an unset `$SRUN_ARGS`), not read.
+  void collect(const ast::Command& command, const ast::Word* skip = nullptr) {
     if (!command.text.empty() && (command.kind == ast::CommandKind::arith_command ||
                                   command.kind == ast::CommandKind::arith_for)) {
       collect_arithmetic_head(command);
@@ -257,7 +258,7 @@ class UseCollector {
     const bool expands = may_expand(command);
     if (expands) {
       for (const ast::Word& word : command.words) {
-        if (!is_plain_literal(word.parts)) collect(word.parts);
+        if (&word != skip && !is_plain_literal(word.parts)) collect(word.parts);
       }
       for (const ast::Assignment& a : command.assignments) {
         collect(a.value.parts);
@@ -493,7 +494,10 @@ void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
     // module/conda lines are removed from the command: their uses go too.
     if (is_setup_command(*site.command, site.program, body.views[0].text)) continue;
     if (covered(removed_text, body.file_span(site, site.command->span))) continue;
-    collector.collect(*site.command);
+    const auto& words = site.command->words;
+    collector.collect(*site.command, site.srun_unset_options < words.size()
+                                         ? &words[site.srun_unset_options]
+                                         : nullptr);
     report_root_removals(site, body.views[0].text, collector, diagnostics);
     if (may_set_unknown_variables(site, body.views[0].text)) {
       judged_until = site.command->span.begin;

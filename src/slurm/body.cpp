@@ -440,6 +440,86 @@ class Walker {
     return param;
   }
 
+  /// `srun $SRUN_ARGS -u bash -c "..."` with SRUN_ARGS set nowhere in the
+  /// script: the expansion is read as srun's first operand, yet it stands
+  /// before more srun options and a program (a shell, a launcher, a
+  /// container) the translation knows. Under Slurm it held whatever srun
+  /// options the submitting shell had, most often none; it is taken as
+  /// such, and goes with srun instead of staying as the program (an empty
+  /// one, which would run `-u` as the command).
+  void skip_unset_options_variable(Site& site, std::vector<directives::Word>& option_words,
+                                   std::vector<size_t>& word_of) const {
+    const size_t first = site.srun->first_operand;
+    if (first + 1 >= option_words.size() || site.view != 0) return;
+    const size_t index = word_of[first];
+    const ast::Word& word = site.command->words[index];
+    // Only a bare `$NAME` / `${NAME}`: a quoted one is one word even when empty.
+    if (word.parts.size() != 1 || word.parts[0].kind != ast::PartKind::param ||
+        !word.parts[0].op.empty() || word_of[first + 1] == index) {
+      return;
+    }
+    const std::string& name = word.parts[0].text;
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) != 0 ||
+        script_may_set(name)) {
+      return;
+    }
+    std::vector<directives::Word> rest = option_words;
+    rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(first));
+    std::vector<size_t> rest_word_of = word_of;
+    rest_word_of.erase(rest_word_of.begin() + static_cast<std::ptrdiff_t>(first));
+    directives::OptionParse parse = directives::parse_options(rest, directives::srun_options());
+    if (parse.first_operand >= rest.size() ||
+        !names_known_program(site.command->words, rest_word_of[parse.first_operand])) {
+      return;
+    }
+    site.srun = std::move(parse);
+    site.srun_unset_options = index;
+    option_words = std::move(rest);
+    word_of = std::move(rest_word_of);
+  }
+
+  /// NAME appears in the batch script's code other than as `$NAME` or
+  /// `${NAME...}` (`NAME=`, `export NAME`, `read NAME`, `for NAME in`): it
+  /// may be set. Asked only of a bare expansion where srun's program could be.
+  bool script_may_set(std::string_view name) const {
+    const std::string_view text = body_.views[0].text;
+    for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+      const size_t end = at + name.size();
+      const bool starts_word = at == 0 || !is_name_char(text[at - 1]);
+      const bool ends_word = end == text.size() || !is_name_char(text[end]);
+      if (!starts_word || !ends_word || in_comment(text, at)) continue;
+      const bool expansion = (at >= 1 && text[at - 1] == '$') ||
+                             (at >= 2 && text[at - 1] == '{' && text[at - 2] == '$');
+      if (!expansion) return true;
+    }
+    return false;
+  }
+
+  /// A `#` opening a word earlier on the line: `# run as SRUN_ARGS=... sbatch`.
+  static bool in_comment(std::string_view text, size_t at) {
+    const size_t line = text.rfind('\n', at);
+    for (size_t i = line == std::string_view::npos ? 0 : line + 1; i < at; ++i) {
+      if (text[i] == '#' &&
+          (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n')) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static bool is_name_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  }
+
+  /// A shell, a launcher (python included) or a container engine.
+  static bool names_known_program(const std::vector<ast::Word>& words, size_t index) {
+    std::optional<std::string> storage;
+    const std::string_view program = program_view(words[index], storage);
+    if (program.empty()) return false;
+    return is_shell(program) || is_container_program(program) ||
+           detect_launcher(words, index).kind != Launcher::none;
+  }
+
   void describe_srun(Site& site) {
     const auto& words = site.command->words;
     std::vector<directives::Word> option_words;
@@ -461,6 +541,7 @@ class Walker {
       word_of.push_back(i);
     }
     site.srun = directives::parse_options(option_words, directives::srun_options());
+    skip_unset_options_variable(site, option_words, word_of);
     const size_t first = site.srun->first_operand;
     site.srun_operand = first < word_of.size() ? word_of[first] : words.size();
     site.srun_operand_in_variable =

@@ -90,6 +90,11 @@ struct Site {
   // ... and what stands there is an expansion in the variable's value
   // (SRUN_ARGS="-l ${EXTRA[@]} --wait=60"), not a program the script names.
   bool srun_operand_unread = false;
+  // index of a `$NAME` the script never sets, standing before the program
+  // among srun's options (`srun $SRUN_ARGS -u bash -c ...`): under Slurm it
+  // held the submitting shell's srun options, if any; it goes with srun.
+  // SIZE_MAX when there is none.
+  size_t srun_unset_options = SIZE_MAX;
   // index into Body::nested for `srun bash -c SCRIPT`, and for a batch-script
   // line `bash -c 'SCRIPT'` (or `singularity exec IMG bash -c "SCRIPT"`)
   int nested_script = -1;

@@ -1046,6 +1046,35 @@ TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
             "on AI Runtime");
 }
 
+// smollm3's and LongCamel's launchers: `srun $SRUN_ARGS -u bash -c ...` with
+// SRUN_ARGS set nowhere in the script. Under Slurm it held the submitting
+// shell's srun options, if any; left as the program it ran `-u` as the
+// command. Before a shell, a launcher or a container it goes with srun.
+TEST(LaunchCommand, AnOptionsVariableTheScriptNeverSetsGoesWithSrun) {
+  const Translation t =
+      run(script(k2x8,
+                 "LAUNCHER=\"torchrun --nproc_per_node 8 --nnodes $SLURM_NNODES\"\n"
+                 "srun $SRUN_ARGS -u bash -c \"$LAUNCHER t.py\"\n"));
+  EXPECT_EQ(body_of(t).find("$SRUN_ARGS"), std::string::npos) << body_of(t);
+  EXPECT_NE(body_of(t).find("\ntorchrun --node_rank=\"$NODE_RANK\" --master_addr="),
+            std::string::npos)
+      << body_of(t);
+  EXPECT_EQ(message_of(t, Code::srun_options_dropped),
+            "srun options with no AI Runtime equivalent are dropped: `$SRUN_ARGS` (set nowhere "
+            "in the script: whatever srun options the submitting shell gave it)");
+  EXPECT_FALSE(has_code(t, Code::inherited_variable));  // the use is gone with srun
+  const Translation python = run(script(k2x8, "srun ${EXTRA} --wait=60 python t.py\n"));
+  EXPECT_EQ(body_of(python), "python t.py\n");
+  // Before a program it does not know, the expansion may be the program.
+  const Translation program = run(script(k2x8, "srun $PYTHON -u t.py\n"));
+  EXPECT_EQ(body_of(program), "$PYTHON -u t.py\n");
+  // Set in the script (here a container call), it is what it holds.
+  const Translation set =
+      run(script(k2x8, "RUN=\"singularity exec img.sif\"\nsrun $RUN python t.py\n"));
+  EXPECT_EQ(body_of(set), "RUN=\"\"\n$RUN python t.py\n");
+  EXPECT_FALSE(has_code(set, Code::srun_options_dropped));
+}
+
 // Helmholtz-AI's layout: the options in a bash array, appended to.
 TEST(LaunchCommand, SrunOptionsKeptInAnArrayAreOptions) {
   const Translation t = run(script(k2x8,
