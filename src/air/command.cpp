@@ -3997,9 +3997,11 @@ class CommandMapper final : public CommandEditor {
     if (is_own_value(site.view, part.text, part.span.begin)) return;
     const std::string_view slurm_name = pbs ? slurm_name_behind_pbs_name(part.text) : part.text;
     report_batch_node_rank(site, part, slurm_name);
-    const VariableRule rule = is_job_id(slurm_name) && is_test(site)
-                                  ? job_id_in_a_test()
-                                  : rule_for(part.text, job_, compute_, job_name_);
+    const VariableRule rule =
+        is_job_id(slurm_name) && is_test(site) ? job_id_in_a_test()
+        : is_node_list(slurm_name) && is_test(site) && is_emptiness_operand(site, part)
+            ? node_list_in_an_emptiness_test()
+            : rule_for(part.text, job_, compute_, job_name_);
     // A name the batch shell filled into a double-quoted script is renamed
     // here, where the script is rewritten, and reported by the outer command
     // at the column the batch script writes it.
@@ -4164,6 +4166,32 @@ class CommandMapper final : public CommandEditor {
 
   static bool is_job_id(std::string_view name) {
     return name == "SLURM_JOB_ID" || name == "SLURM_JOBID";
+  }
+
+  static bool is_node_list(std::string_view name) {
+    return name == "SLURM_JOB_NODELIST" || name == "SLURM_NODELIST";
+  }
+
+  /// `part` is in the word right after `-z` or `-n` of the test.
+  static bool is_emptiness_operand(const Site& site, const ast::WordPart& part) {
+    const auto& words = site.command->words;
+    for (size_t i = 1; i < words.size(); ++i) {
+      if (part.span.begin < words[i].span.begin || part.span.end > words[i].span.end) continue;
+      const auto flag = slurm::literal_value(words[i - 1]);
+      return flag == "-z" || flag == "-n";
+    }
+    return false;
+  }
+
+  /// trl's gold.slurm: `if [[ -z "${SLURM_JOB_NODELIST:-}" ]]; then echo
+  /// "must run inside a SLURM allocation"; exit 1; fi`. Every Slurm job has
+  /// a node list; left as it is, it is empty on AI Runtime and every run
+  /// takes the exit. Only whether it is empty is asked, as of the job id.
+  static VariableRule node_list_in_an_emptiness_test() {
+    return {VariableAction::rename, "MLFLOW_RUN_ID", false,
+            "in a -z/-n test, the node list says whether the script runs as a job, and "
+            "MLFLOW_RUN_ID is set on every AI Runtime run as the node list was in every Slurm job",
+            "nothing to do: only whether the list is empty is asked here"};
   }
 
   /// `[ -z "$SLURM_JOB_ID" ]`, `[[ ... ]]`, `test ...`.

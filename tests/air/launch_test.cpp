@@ -446,6 +446,24 @@ TEST(LaunchCounts, AJobIdTestedForBeingSetBecomesTheRunId) {
   EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_variable_unmapped).size(), 1U);
 }
 
+// trl's gold.slurm: "must run inside a SLURM allocation" asked of the node
+// list. Only -z/-n ask whether it is empty; its value stays reported.
+TEST(LaunchCounts, ANodeListTestedForBeingEmptyBecomesTheRunId) {
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH --nodes=2 --gpus-per-node=h100:8\n"
+          "if [[ -z \"${SLURM_JOB_NODELIST:-}\" ]]; then echo 'no allocation'; exit 1; fi\n"
+          "[ -n \"$SLURM_NODELIST\" ] || exit 1\n"
+          "[[ $SLURM_JOB_NODELIST == gpu* ]] && echo gpu\n"
+          "srun python t.py\n");
+  EXPECT_EQ(body_of(t),
+            "if [[ -z \"${MLFLOW_RUN_ID:-}\" ]]; then echo 'no allocation'; exit 1; fi\n"
+            "[ -n \"$MLFLOW_RUN_ID\" ] || exit 1\n"
+            "[[ $SLURM_JOB_NODELIST == gpu* ]] && echo gpu\n"
+            "python t.py\n");
+  EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_variable_approximated).size(), 2U);
+  EXPECT_EQ(testing::diagnostics_with(t, Code::slurm_variable_unmapped).size(), 1U);
+}
+
 // Scripts written for PBS read PBS_O_WORKDIR and PBS_JOBID, which Slurm's
 // spank_pbs plugin copies from SLURM_SUBMIT_DIR and SLURM_JOB_ID: each is
 // rewritten, or reported, as its Slurm name is, and says where it came from.
