@@ -1113,6 +1113,11 @@ LauncherCall detect_named_launcher(const std::vector<ast::Word>& words, size_t f
       literal_value(words[from + 1]) == "launch") {
     return {Launcher::accelerate, from, from + 2};
   }
+  // torchtune's `tune run [torchrun options] RECIPE ...` hands its options to torchrun.
+  if (is_word(program, "tune") && from + 1 < words.size() &&
+      literal_value(words[from + 1]) == "run") {
+    return {Launcher::torchrun, from, from + 2};
+  }
   if (!is_python(program)) return {};
   // python [-u -O ...] -m torch.distributed.run|launch ...
   for (size_t i = from + 1; i < words.size(); ++i) {

@@ -1018,6 +1018,26 @@ TEST(LaunchDiagnostics, ASlurmVariableOnlyInSrunOptionsThatGoIsNotReported) {
   EXPECT_TRUE(has_code(arithmetic, Code::slurm_variable_unmapped));
 }
 
+// torchtune's recipes/full_finetune_multinode.slurm: `tune run` takes
+// torchrun's options before the recipe and hands them to torchrun.
+TEST(LaunchCommand, TuneRunIsReadAsTorchrun) {
+  const Translation t = run(script(
+      k2x8,
+      "head_node_ip=$(srun --nodes=1 --ntasks=1 -w \"$head_node\" hostname --ip-address)\n"
+      "srun tune run --nnodes 2 --nproc_per_node 8 --rdzv_id 101 --rdzv_backend c10d "
+      "--rdzv_endpoint \"$head_node_ip:29500\" full_finetune_distributed --config c.yaml\n"));
+  EXPECT_NE(body_of(t).find("tune run --nnodes \"$NUM_NODES\" --nproc_per_node "
+                            "\"${LOCAL_WORLD_SIZE:-8}\" --rdzv_id 101 --rdzv_backend c10d "
+                            "--rdzv_endpoint \"$MASTER_ADDR:$MASTER_PORT\" "
+                            "full_finetune_distributed --config c.yaml\n"),
+            std::string::npos)
+      << body_of(t);
+  // Without torchrun options it runs the recipe in one process, as before.
+  const Translation single =
+      run(script("#SBATCH --gpus-per-node=h100:1\n", "tune run lora_single --config c.yaml\n"));
+  EXPECT_EQ(body_of(single), "tune run lora_single --config c.yaml\n");
+}
+
 TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
   // The operand is `python`, not `$SRUN_ARGS`: srun and its options go.
   const Translation t = run(script(k2x8,
