@@ -3714,6 +3714,18 @@ class CommandMapper final : public CommandEditor {
            "copy that file into the code root and pass --config_file default_config.yaml");
   }
 
+  /// The devices a literal `CUDA_VISIBLE_DEVICES=0,1,2 program` in front of
+  /// the command lists; 0 without one.
+  uint64_t own_visible_devices(const Site& site) const {
+    for (const ast::Assignment& a : site.command->assignments) {
+      if (a.name != "CUDA_VISIBLE_DEVICES"sv) continue;
+      const auto list = slurm::literal_value(a.value);
+      if (!list || list->empty()) return 0;
+      return static_cast<uint64_t>(std::count(list->begin(), list->end(), ',')) + 1;
+    }
+    return 0;
+  }
+
   /// accelerate's --num_processes counts processes over ALL machines.
   void map_total_processes(const Site& site, const LauncherOption& option) {
     const ShellValue value = option_value(site, option);
@@ -3722,6 +3734,9 @@ class CommandMapper final : public CommandEditor {
       set_value(site, option, "\"$WORLD_SIZE\"", "WORLD_SIZE is the total GPU count");
       return;
     }
+    // trl's `CUDA_VISIBLE_DEVICES=1,...,7 accelerate launch --num_processes=7`
+    // beside a vLLM server on GPU 0: the count is the GPUs the line chose.
+    if (value.number && *value.number == compute_.nodes * own_visible_devices(site)) return;
     report(Code::launcher_count_mismatch, site.view, option.value_span,
            "--num_processes=" +
                (value.number ? std::to_string(*value.number)

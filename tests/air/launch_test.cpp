@@ -362,6 +362,23 @@ TEST(LaunchCounts, AProgramSrunFoundInTheWorkingDirectoryKeepsIt) {
             std::string::npos);
 }
 
+// trl's benchmark_vllm.slurm: GPU 0 serves vLLM, the other seven train. The
+// count is the GPUs the line chose itself, not a mismatch with the node.
+TEST(LaunchCounts, AProcessCountMatchingTheLinesOwnVisibleDevicesIsKept) {
+  const Translation t =
+      run("#!/bin/bash\n#SBATCH --nodes=1 --gres=gpu:h100:8\n"
+          "CUDA_VISIBLE_DEVICES=0 trl vllm-serve --model m &\n"
+          "CUDA_VISIBLE_DEVICES=1,2,3,4,5,6,7 accelerate launch --num_processes=7 grpo.py\n");
+  EXPECT_NE(body_of(t).find("accelerate launch --num_processes=7 grpo.py"), std::string::npos)
+      << body_of(t);
+  EXPECT_FALSE(has_code(t, Code::launcher_count_mismatch));
+  // Without the line's own device list, 7 of 8 is still reported.
+  const Translation bare =
+      run("#!/bin/bash\n#SBATCH --nodes=1 --gres=gpu:h100:8\n"
+          "accelerate launch --num_processes=7 grpo.py\n");
+  EXPECT_TRUE(has_code(bare, Code::launcher_count_mismatch));
+}
+
 // A 4-GPU job on an 8-GPU shape: launchers that count the GPUs would start
 // 8 processes; they keep the job's 4, as a literal count does.
 TEST(LaunchCounts, LaunchersThatCountGpusKeepTheJobsCountOnAWiderNode) {
