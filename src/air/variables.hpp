@@ -9,6 +9,7 @@
 
 #include "air/workload.hpp"
 #include "slurm/job.hpp"
+#include "source/ascii.hpp"
 
 namespace s2a::air {
 
@@ -48,19 +49,6 @@ struct VariableRule {
 /// AI Runtime sets neither, so CUDA_VISIBLE_DEVICES set to it is empty and
 /// hides every GPU (S2A5018).
 [[nodiscard]] bool is_slurm_gpu_list(std::string_view written);
-
-/// A character of a shell NAME: [A-Za-z0-9_]. Inline: scanners call it per
-/// byte, so ASCII ranges rather than a call to isalnum (the same set: the
-/// program never leaves the C locale).
-inline bool is_variable_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/// A shell NAME: [A-Za-z_][A-Za-z0-9_]*.
-inline bool is_variable_name(std::string_view name) {
-  return !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&
-         std::all_of(name.begin(), name.end(), is_variable_name_char);
-}
 
 /// Names that hold credentials: *_TOKEN, *_API_KEY, *_SECRET, *PASSWORD*, AWS_*, ...
 [[nodiscard]] bool is_secret_name(std::string_view name);

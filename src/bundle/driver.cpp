@@ -21,7 +21,7 @@ std::string expansion_name(std::string_view job) {
   size_t at = 1;
   if (job[1] == '{') at = 2;
   size_t end = at;
-  while (end < job.size() && air::is_variable_name_char(job[end])) ++end;
+  while (end < job.size() && is_variable_name_char(job[end])) ++end;
   if (end == at) return {};
   if (at == 1 && end != job.size()) return {};
   if (at == 2 && job.back() != '}') return {};

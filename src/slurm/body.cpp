@@ -6,6 +6,7 @@
 #include <map>
 
 #include "slurm/container_call.hpp"
+#include "source/ascii.hpp"
 
 namespace s2a::slurm {
 
@@ -485,8 +486,8 @@ class Walker {
     const std::string_view text = body_.views[0].text;
     for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
       const size_t end = at + name.size();
-      const bool starts_word = at == 0 || !is_name_char(text[at - 1]);
-      const bool ends_word = end == text.size() || !is_name_char(text[end]);
+      const bool starts_word = at == 0 || !is_variable_name_char(text[at - 1]);
+      const bool ends_word = end == text.size() || !is_variable_name_char(text[end]);
       if (!starts_word || !ends_word || in_comment(text, at)) continue;
       const bool expansion = (at >= 1 && text[at - 1] == '$') ||
                              (at >= 2 && text[at - 1] == '{' && text[at - 2] == '$');
@@ -505,10 +506,6 @@ class Walker {
       }
     }
     return false;
-  }
-
-  static bool is_name_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
   }
 
   /// A shell, a launcher (python included) or a container engine.

@@ -74,4 +74,17 @@ namespace s2a {
   return out;
 }
 
+/// A character of a shell NAME: [A-Za-z0-9_]. Inline: scanners call it per
+/// byte, so ASCII ranges rather than a call to isalnum (the same set: the
+/// program never leaves the C locale).
+inline bool is_variable_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// A shell NAME: [A-Za-z_][A-Za-z0-9_]*.
+inline bool is_variable_name(std::string_view name) {
+  return !name.empty() && !(name.front() >= '0' && name.front() <= '9') &&
+         std::all_of(name.begin(), name.end(), is_variable_name_char);
+}
+
 }  // namespace s2a
