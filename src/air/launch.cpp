@@ -352,7 +352,9 @@ bool is_first_host_idiom(const ast::Script& script) {
   for (size_t i = 1; i < second.words.size(); ++i) {
     args += slurm::literal_value(second.words[i]).value_or("?");
   }
-  return args == "-n1" || args == "-1" || args == "--lines=1" || args.empty();
+  // A bare `head` prints ten lines: on a multi-node job, a (partial) node
+  // list, which the host-list rewrite inside the pipeline keeps one.
+  return args == "-n1" || args == "-1" || args == "--lines=1";
 }
 
 bool is_host_list_command(const ast::Command& command) {

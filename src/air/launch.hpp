@@ -116,7 +116,8 @@ void track_shell_variables(
     const slurm::Body& body, const ValueReader& reader, ShellVariables& variables,
     const std::function<void(uint32_t view, const ast::Assignment&)>& each_assignment = {});
 
-/// The scontrol idiom for the first node: `scontrol show hostname[s] [LIST] | head -n 1`.
+/// The scontrol idiom for the first node: `scontrol show hostname[s] [LIST] | head -n 1`
+/// (not a bare `head`, which prints ten).
 [[nodiscard]] bool is_first_host_idiom(const ast::Script& script);
 /// `scontrol show hostnames [LIST]` alone: every node of the job.
 [[nodiscard]] bool is_host_list_command(const ast::Command& command);

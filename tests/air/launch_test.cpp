@@ -119,6 +119,12 @@ INSTANTIATE_TEST_SUITE_P(
              "$(seq -f 'node-%g' 1 $((NUM_NODES - 1)))) )\nhead_node=${nodes[0]}\n"
              "torchrun --nnodes=\"$NUM_NODES\" --nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" "
              "--rdzv_backend=c10d --rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\" t.py\n"},
+        // A bare `head` prints ten lines: the node list stays one (sara-nl).
+        Case{"node_list_through_a_bare_head", k2x8,
+             "nodes=( $(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head) )\n"
+             "echo ${#nodes[@]}\n",
+             "nodes=( $(printf '%s\\n' \"$MASTER_ADDR\" "
+             "$(seq -f 'node-%g' 1 $((NUM_NODES - 1))) | head) )\necho ${#nodes[@]}\n"},
         Case{"standalone_single_node", "#SBATCH --nodes=1 --gpus-per-node=h100:8\n",
              "torchrun --standalone --nnodes=1 --nproc-per-node=8 t.py\n",
              "torchrun --standalone --nnodes=\"$NUM_NODES\" "
