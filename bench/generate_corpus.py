@@ -200,6 +200,11 @@ def write_stress(out, big_sizes):
         words = " ".join(f"--arg{i}=value{i}" for i in range(kb * 1024 // 16))
         with open(os.path.join(out, f"longline-{kb}kb.sh"), "w") as f:
             f.write(header + "python train.py " + words[: kb * 1024] + "\n")
+    for kb in (64, 256, 1024):  # paths on the cluster's storage, each cd checked against all
+        with open(os.path.join(out, f"paths-{kb}kb.sh"), "w") as f:
+            f.write(header + "set -e\n")
+            for i in range(kb * 1024 // 80):
+                f.write(f"cd /scratch/u/run{i}\npython train.py --data /gpfs/data/set{i}\n")
     for n in (1000, 10000, 100000):  # one command continued over n lines
         with open(os.path.join(out, f"continuation-{n}.sh"), "w") as f:
             f.write(header + "srun python train.py \\\n" +

@@ -6,7 +6,8 @@
 #
 # Writes the stress inputs (bench/generate_corpus.py --stress) at a small and
 # a large size of each shape — one body repeated, distinct jobs concatenated
-# (functions, steps, variables and a token each), one long line, one command
+# (functions, steps, variables and a token each), a cd and a data path on the
+# cluster's storage on every other line, one long line, one command
 # continued over many lines, deep nesting — and counts with callgrind the
 # instructions translate() executes on each. A shape whose large input costs
 # more than 1.25x per byte what its small one costs fails: a rule that scans
@@ -63,6 +64,7 @@ check() {
 
 check "repeated" big-0.25mb.sh big-3.5mb.sh
 check "mixed jobs" mixed-0.25mb.sh mixed-3.5mb.sh
+check "cluster paths" paths-64kb.sh paths-1024kb.sh
 check "long line" longline-64kb.sh longline-1024kb.sh
 check "continuation" continuation-1000.sh continuation-100000.sh
 check "nesting" nesting-50.sh nesting-190.sh

@@ -413,16 +413,29 @@ bool is_plain_cd(const ClusterPath& p) {
 
 }  // namespace
 
-bool cd_to_remove(const std::vector<ClusterPath>& paths, size_t cd) {
-  const ClusterPath& p = paths[cd];
-  if (!is_plain_cd(p)) return false;
-  const std::string directory = directory_text(p.written);
-  return std::none_of(paths.begin(), paths.end(), [&](const ClusterPath& other) {
-    if (other.use == PathUse::change_directory) return false;
-    const std::string named = directory_text(other.written);
-    return named.starts_with(directory) &&
-           (named.size() == directory.size() || named[directory.size()] == '/');
+std::vector<size_t> cds_to_remove(const std::vector<ClusterPath>& paths) {
+  std::vector<size_t> cds;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (is_plain_cd(paths[i])) cds.push_back(i);
+  }
+  if (cds.empty()) return cds;
+  // The directories the script names other than by cd, sorted once: those
+  // under DIR then lie together, from DIR itself and from "DIR/", so each cd
+  // is two binary searches rather than a pass over every path.
+  std::vector<std::string> named;
+  for (const ClusterPath& p : paths) {
+    if (p.use != PathUse::change_directory) named.push_back(directory_text(p.written));
+  }
+  std::sort(named.begin(), named.end());
+  const auto names = [&](const std::string& text, bool prefix) {
+    const auto at = std::lower_bound(named.begin(), named.end(), text);
+    return at != named.end() && (prefix ? at->starts_with(text) : *at == text);
+  };
+  std::erase_if(cds, [&](size_t cd) {
+    const std::string directory = directory_text(paths[cd].written);
+    return names(directory, false) || names(directory + "/", true);
   });
+  return cds;
 }
 
 std::vector<ClusterPathReport> describe_cluster_paths(const std::vector<ClusterPath>& paths) {

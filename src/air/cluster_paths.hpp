@@ -5,7 +5,7 @@
 // elsewhere is lost when the run ends. A script that sources a file from
 // such a directory, or reads and writes there, keeps its text, so the
 // translator reports each one instead (S2A5010); a plain `cd` into one,
-// which would fail and stop a `set -e` script, is taken out (cd_to_remove()).
+// which would fail and stop a `set -e` script, is taken out (cds_to_remove()).
 //
 // A relative path that climbs out of the code root (`python ../train.py`,
 // `--data ../data`) is lost the same way: only code_source.root_path is
@@ -44,7 +44,7 @@ struct ClusterPath {
   bool in_container = false;     // in the command of a container call that is unwrapped
   bool bound_by_engine = false;  // ... of singularity's, which binds the cluster's storage itself
   const slurm::Site* site = nullptr;  // the command the path is a word of
-  bool removed = false;               // a cd the translation took out (cd_to_remove() said so)
+  bool removed = false;               // a cd the translation took out (cds_to_remove() said so)
 };
 
 /// When `path` names the job's directory — `.`, `$PWD`, `$(pwd)`,
@@ -74,15 +74,15 @@ struct ClusterPath {
 [[nodiscard]] std::vector<ClusterPath> find_cluster_paths(
     const slurm::Body& body, const std::vector<std::string>& mount_targets = {});
 
-/// Whether the translation should take out `cd`, the change of directory
-/// `paths[cd]`: a plain `cd DIR` in the script's own text (not in a step's
+/// The changes of directory in `paths` the translation should take out, as
+/// indexes into it, in order: each a plain `cd DIR` in the script's own text (not in a step's
 /// `bash -c` script, not in `$(...)`) into the cluster's storage, which fails on
 /// an AI Runtime node and so stops a `set -e` script, skips what follows
 /// `&&` and takes the `|| exit` branch. Taken out, what follows runs in
 /// $CODE_SOURCE_PATH, where a failed cd would have left it. Kept when the
 /// script names the directory (or a path under it) anywhere else: it may
 /// create it there (`mkdir -p`, `git clone`), and then the cd works.
-[[nodiscard]] bool cd_to_remove(const std::vector<ClusterPath>& paths, size_t cd);
+[[nodiscard]] std::vector<size_t> cds_to_remove(const std::vector<ClusterPath>& paths);
 
 /// One S2A5010 report (S2A5013 for a path above the code root).
 struct ClusterPathReport {

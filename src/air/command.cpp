@@ -907,10 +907,9 @@ class CommandMapper final : public CommandEditor {
     std::vector<ClusterPath> paths = find_cluster_paths(body_, mount_targets_);
     std::erase_if(
         paths, [&](const ClusterPath& p) { return !p.assignment && is_replaced(p.view, p.span); });
-    for (size_t i = 0; i < paths.size(); ++i) {
-      if (!cd_to_remove(paths, i)) continue;
-      remove_statement(*paths[i].site, "the directory is not on AI Runtime nodes", {});
-      paths[i].removed = true;
+    for (const size_t cd : cds_to_remove(paths)) {
+      remove_statement(*paths[cd].site, "the directory is not on AI Runtime nodes", {});
+      paths[cd].removed = true;
     }
     for (ClusterPathReport& r : describe_cluster_paths(paths)) {
       report(r.code, r.view, r.span, std::move(r.message), std::move(r.hint));
