@@ -460,17 +460,16 @@ class Walker {
       return;
     }
     const std::string& name = word.parts[0].text;
-    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) != 0 ||
-        script_may_set(name)) {
-      return;
-    }
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) != 0) return;
     std::vector<directives::Word> rest = option_words;
     rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(first));
     std::vector<size_t> rest_word_of = word_of;
     rest_word_of.erase(rest_word_of.begin() + static_cast<std::ptrdiff_t>(first));
     directives::OptionParse parse = directives::parse_options(rest, directives::srun_options());
+    // The step's own words first; the script's whole text last, once a name.
     if (parse.first_operand >= rest.size() ||
-        !names_known_program(site.command->words, rest_word_of[parse.first_operand])) {
+        !names_known_program(site.command->words, rest_word_of[parse.first_operand]) ||
+        script_may_set(name)) {
       return;
     }
     site.srun = std::move(parse);
@@ -481,8 +480,16 @@ class Walker {
 
   /// NAME appears in the batch script's code other than as `$NAME` or
   /// `${NAME...}` (`NAME=`, `export NAME`, `read NAME`, `for NAME in`): it
-  /// may be set. Asked only of a bare expansion where srun's program could be.
-  bool script_may_set(std::string_view name) const {
+  /// may be set. Asked only of a bare expansion where srun's program could
+  /// be, and remembered: a script with many such steps reads its text once
+  /// for each name, not once for each step.
+  bool script_may_set(const std::string& name) const {
+    const auto known = may_set_.find(name);
+    if (known != may_set_.end()) return known->second;
+    return may_set_[name] = names_other_than_expanded(name);
+  }
+
+  bool names_other_than_expanded(std::string_view name) const {
     const std::string_view text = body_.views[0].text;
     for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
       const size_t end = at + name.size();
@@ -826,6 +833,7 @@ class Walker {
   std::map<std::string, std::string, std::less<>> option_variables_;
   std::unordered_map<std::string, std::vector<std::string>> option_arrays_;  // remember_array()
   std::unordered_map<std::string, bool> options_or_nothing_;  // holds_options_or_nothing()
+  mutable std::unordered_map<std::string, bool> may_set_;     // script_may_set()
   mutable BatchAssignments assignments_{body_};  // read only for `bash -c "$CMD"`
 };
 
