@@ -234,6 +234,49 @@ class AssignedNames {
   std::unordered_set<std::string, Hash, std::equal_to<>> names_;
 };
 
+/// Whether `text` reads $NAME or ${NAME...}.
+bool expands(std::string_view text, std::string_view name) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    const size_t end = at + name.size();
+    const bool braced = at >= 2 && text.substr(at - 2, 2) == "${";
+    const bool bare =
+        at >= 1 && text[at - 1] == '$' && (end == text.size() || !is_variable_name_char(text[end]));
+    if (braced || bare) return true;
+  }
+  return false;
+}
+
+/// The mapper's rewrites of the command, to tell whether a use is still in
+/// it: one is gone when a rewrite replaced the text around it with words
+/// that do not name it.
+class Rewrites {
+ public:
+  explicit Rewrites(std::span<const LoggedEdit> edits) : edits_(edits) {
+    reach_.reserve(edits.size());
+    uint32_t reach = 0;
+    for (const LoggedEdit& edit : edits) reach_.push_back(reach = std::max(reach, edit.span.end));
+  }
+
+  [[nodiscard]] bool drop(std::string_view name, Span use) const {
+    auto i = static_cast<size_t>(
+        std::upper_bound(edits_.begin(), edits_.end(), use.begin,
+                         [](uint32_t at, const LoggedEdit& e) { return at < e.span.begin; }) -
+        edits_.begin());
+    // Walk back only over edits that may still reach the use.
+    for (; i > 0 && reach_[i - 1] >= use.end; --i) {
+      const LoggedEdit& edit = edits_[i - 1];
+      if (edit.span.end >= use.end && !expands(edit.replacement, name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  std::span<const LoggedEdit> edits_;
+  std::vector<uint32_t> reach_;  // the furthest end of the edits up to each one
+};
+
 struct Uses {
   std::vector<std::string> names;  // distinct, in order of first use
   size_t count = 0;
@@ -245,9 +288,9 @@ struct Uses {
 class UseCollector {
  public:
   /// `text`: the file, which the spans of the commands collected index.
-  UseCollector(const AssignedNames& assigned, const slurm::NounsetScopes& nounset, Uses& uses,
-               std::string_view text)
-      : assigned_(assigned), nounset_(nounset), uses_(uses), text_(text) {}
+  UseCollector(const AssignedNames& assigned, const slurm::NounsetScopes& nounset,
+               const Rewrites& rewrites, Uses& uses, std::string_view text)
+      : assigned_(assigned), nounset_(nounset), rewrites_(rewrites), uses_(uses), text_(text) {}
 
   /// `skip`: a word that goes with srun (an unset `$SRUN_ARGS`), not read.
   void collect(const ast::Command& command, const ast::Word* skip = nullptr) {
@@ -328,6 +371,7 @@ class UseCollector {
   }
 
   void add_use(std::string_view name, Span span) {
+    if (rewrites_.drop(name, span)) return;
     // Compound heads are collected after the sites: keep the earliest.
     if (uses_.count++ == 0 || span.begin < uses_.first.begin) uses_.first = span;
     if (std::find(uses_.names.begin(), uses_.names.end(), name) == uses_.names.end()) {
@@ -350,6 +394,7 @@ class UseCollector {
  private:
   const AssignedNames& assigned_;
   const slurm::NounsetScopes& nounset_;
+  const Rewrites& rewrites_;
   Uses& uses_;
   std::string_view text_;
   std::unordered_map<std::string_view, bool> verdicts_;  // views of the AST's names
@@ -479,14 +524,16 @@ std::vector<Span> joined(std::span<const Span> spans) {
 }  // namespace
 
 void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
-                                std::span<const Span> removed, Diagnostics& diagnostics) {
+                                std::span<const Span> removed, std::span<const LoggedEdit> edits,
+                                Diagnostics& diagnostics) {
   if (body.views.empty() || !takes_submit_environment(job)) return;
   AssignedNames assigned;
   add_exported_names(job, assigned);
   assigned.add_from_list(body.parse.script.body);
   for (const slurm::Site& site : body.sites) assigned.add_from_site(site);
   Uses uses;
-  UseCollector collector(assigned, body.nounset, uses, body.views[0].text);
+  const Rewrites rewrites(edits);
+  UseCollector collector(assigned, body.nounset, rewrites, uses, body.views[0].text);
   uint32_t judged_until = UINT32_MAX;  // where a `source` or `eval` may set anything
   const std::vector<Span> removed_text = joined(removed);
   for (const slurm::Site& site : body.sites) {

@@ -7,6 +7,7 @@
 
 #include <span>
 
+#include "air/command.hpp"
 #include "diag/diagnostic.hpp"
 #include "slurm/body.hpp"
 #include "slurm/job.hpp"
@@ -20,8 +21,11 @@ namespace s2a::air {
 /// not judged (the sourced file may set them), nor is a job that does not
 /// take the submitting environment (`--export=NONE`), nor uses in the
 /// statements the command mapper took out (`removed`, file spans:
-/// `docker login -p $PAT` goes, and its $PAT with it).
+/// `docker login -p $PAT` goes, and its $PAT with it), nor uses the mapper
+/// rewrote away (`edits`, sorted by where they begin: `--rdzv_endpoint
+/// "$HEAD:$PORT"` became `"$MASTER_ADDR:$MASTER_PORT"`).
 void report_inherited_variables(const slurm::Body& body, const slurm::Job& job,
-                                std::span<const Span> removed, Diagnostics& diagnostics);
+                                std::span<const Span> removed, std::span<const LoggedEdit> edits,
+                                Diagnostics& diagnostics);
 
 }  // namespace s2a::air

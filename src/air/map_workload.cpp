@@ -993,7 +993,7 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   report_script_arguments(body, diagnostics);
   report_script_path(body, diagnostics);
   report_job_log_reads(body, job, diagnostics);
-  report_inherited_variables(body, job, command.removed, diagnostics);
+  report_inherited_variables(body, job, command.removed, command.edits, diagnostics);
   const DeviceContext devices{exports.env_variables, counts_from_node(command.command)};
   report_device_variables(body, job, workload.compute, devices, diagnostics);
   if (auto visible = slurm_visible_devices(body, job, workload.compute, devices, diagnostics)) {

@@ -1102,6 +1102,29 @@ std::string_view launcher_name(const ast::Word& word, std::optional<std::string>
 
 namespace {
 
+/// axolotl's `axolotl train CONFIG --launcher torchrun -- [torchrun options]` hands the
+/// words after `--` to torchrun (`--launcher accelerate -- ...` to accelerate launch).
+/// Without `--` the launcher runs with its defaults and there is nothing to read.
+LauncherCall axolotl_launcher(const std::vector<ast::Word>& words, size_t from) {
+  Launcher kind = Launcher::none;
+  for (size_t i = from + 1; i < words.size(); ++i) {
+    const std::optional<std::string> word = literal_value(words[i]);
+    if (!word) continue;
+    if (*word == "--") {
+      return kind == Launcher::none ? LauncherCall{} : LauncherCall{kind, from, i + 1};
+    }
+    std::optional<std::string> name;
+    if (*word == "--launcher" && i + 1 < words.size()) {
+      name = literal_value(words[++i]);
+    } else if (word->starts_with("--launcher=")) {
+      name = word->substr(std::string_view("--launcher=").size());
+    }
+    if (name == "torchrun") kind = Launcher::torchrun;
+    if (name == "accelerate") kind = Launcher::accelerate;
+  }
+  return {};
+}
+
 LauncherCall detect_named_launcher(const std::vector<ast::Word>& words, size_t from,
                                    std::string_view program) {
   std::optional<std::string> storage;
@@ -1123,6 +1146,7 @@ LauncherCall detect_named_launcher(const std::vector<ast::Word>& words, size_t f
       literal_value(words[from + 1]) == "run") {
     return {Launcher::torchrun, from, from + 2};
   }
+  if (is_word(program, "axolotl")) return axolotl_launcher(words, from);
   if (!is_python(program)) return {};
   // python [-u -O ...] -m torch.distributed.run|launch ...
   for (size_t i = from + 1; i < words.size(); ++i) {

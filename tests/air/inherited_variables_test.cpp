@@ -150,6 +150,28 @@ TEST(InheritedVariables, UsesInRemovedLinesAreNotReported) {
       << reports[0].message;
 }
 
+// axolotl's examples/slurm: the rendezvous endpoint read from the submitting
+// shell becomes AI Runtime's, so those uses are gone ($PORT too, although
+// $MASTER_PORT ends in its name); a use elsewhere is still reported.
+TEST(InheritedVariables, UsesTheMappingRewroteAwayAreNotReported) {
+  const std::string header =
+      "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n"
+      "#SBATCH --gpus-per-node=h100:8\n";
+  const auto gone = inherited(
+      "srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend c10d "
+      "--rdzv_endpoint \"${PRIMARY_ADDR}:${PRIMARY_PORT}\" train.py\n",
+      header);
+  EXPECT_TRUE(gone.empty()) << gone[0].message;
+  const auto kept = inherited(
+      "echo \"head: $PRIMARY_ADDR\"\n"
+      "srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend c10d "
+      "--rdzv_endpoint \"${PRIMARY_ADDR}:${PORT}\" train.py\n",
+      header);
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_NE(kept[0].message.find("$PRIMARY_ADDR is never set in the script:"), std::string::npos)
+      << kept[0].message;
+}
+
 TEST(InheritedVariables, NamesReadInArithmeticAreUses) {
   const auto reports = inherited(
       "lrs=(0.1 0.01); declare -A map\n"

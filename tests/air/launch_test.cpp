@@ -1061,6 +1061,27 @@ TEST(LaunchCommand, TuneRunIsReadAsTorchrun) {
   EXPECT_EQ(body_of(single), "tune run lora_single --config c.yaml\n");
 }
 
+// axolotl's examples/slurm/axolotl.slurm: `--launcher torchrun --` hands the
+// words after `--` to torchrun, which axolotl starts once per node.
+TEST(LaunchCommand, AxolotlsTorchrunOptionsAreReadAsTorchrun) {
+  const Translation t =
+      run(script("#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-task=h100:8\n",
+                 "srun axolotl train train.yaml --launcher torchrun -- \\\n"
+                 "    --nproc_per_node=8 --nnodes=2 \\\n"
+                 "    --rdzv_id axolotl-cli --rdzv_backend c10d --rdzv_endpoint "
+                 "\"${PRIMARY_ADDR}:${PRIMARY_PORT}\"\n"));
+  EXPECT_EQ(body_of(t),
+            "axolotl train train.yaml --launcher torchrun -- \\\n"
+            "    --nproc_per_node=\"${LOCAL_WORLD_SIZE:-8}\" --nnodes=\"$NUM_NODES\" \\\n"
+            "    --rdzv_id axolotl-cli --rdzv_backend c10d --rdzv_endpoint "
+            "\"$MASTER_ADDR:$MASTER_PORT\"\n");
+  EXPECT_FALSE(has_code(t, Code::inherited_variable));
+  // Without `--` axolotl's launcher runs with its own defaults: nothing to read.
+  const Translation plain = run(
+      script("#SBATCH --gpus-per-node=h100:8\n", "axolotl train train.yaml --launcher torchrun\n"));
+  EXPECT_EQ(body_of(plain), "axolotl train train.yaml --launcher torchrun\n");
+}
+
 TEST(LaunchCommand, SrunOptionsKeptInAVariableAreOptions) {
   // The operand is `python`, not `$SRUN_ARGS`: srun and its options go.
   const Translation t = run(script(k2x8,
