@@ -262,8 +262,12 @@ class Rewrites {
         std::upper_bound(edits_.begin(), edits_.end(), use.begin,
                          [](uint32_t at, const LoggedEdit& e) { return at < e.span.begin; }) -
         edits_.begin());
-    // Walk back only over edits that may still reach the use.
-    for (; i > 0 && reach_[i - 1] >= use.end; --i) {
+    // Walk back only over edits that may still reach the use, and over a few:
+    // one long edit early in the file (a rewritten `bash -c` script) reaches
+    // every use after it, and a use past the few stays reported, as before.
+    constexpr size_t kLookBack = 16;
+    for (const size_t stop = i > kLookBack ? i - kLookBack : 0;
+         i > stop && reach_[i - 1] >= use.end; --i) {
       const LoggedEdit& edit = edits_[i - 1];
       if (edit.span.end >= use.end && !expands(edit.replacement, name)) {
         return true;
