@@ -107,6 +107,24 @@ size_t read_word(std::string_view body, size_t pos, uint32_t base, Word& word, c
   return pos;
 }
 
+/// `--container-image=nvcr.io#nvidia/pytorch:24.01-py3`: sbatch ends the word
+/// at a `#` glued to it and reads the rest as a comment, so the value is
+/// `nvcr.io`. Slurm does the same, silently; a comment meant as one has a
+/// blank before its `#`.
+void report_glued_comment(std::string_view body, size_t hash, uint32_t base, const Word& word,
+                          Diagnostics& diagnostics) {
+  std::string_view comment = body.substr(hash);
+  while (!comment.empty() && is_space(comment.back())) comment.remove_suffix(1);
+  if (comment.find_first_not_of('#') == std::string_view::npos) return;  // nothing but `#`s
+  constexpr size_t kShown = 60;
+  diagnostics.push_back(
+      {Code::directive_words_dropped, span_at(base, hash, hash + comment.size()),
+       "sbatch reads `" + detail::excerpt(comment, kShown) +
+           "` as a comment, so this word ends as `" + detail::excerpt(word.text, kShown) + "`",
+       "write `\\#` or quote the word to keep the `#` and what follows; a comment needs a blank "
+       "before its `#`"});
+}
+
 }  // namespace
 
 std::string Option::text(size_t value_limit) const {
@@ -201,7 +219,10 @@ void append_directive_words(std::string_view body, uint32_t base, Diagnostics& d
     }
     if (end >= body.size() || open_quote != '\0') break;
     pos = end;
-    if (body[pos] == '#') break;  // `--time=10#comment`: the word ended at the `#`
+    if (body[pos] == '#') {  // `--time=10#comment`: the word ended at the `#`
+      report_glued_comment(body, pos, base, word, diagnostics);
+      break;
+    }
   }
 }
 

@@ -108,6 +108,27 @@ TEST(Tokenize, EmptyQuotedWordEndsTheLine) {
   EXPECT_EQ(diagnostics[0].span, (Span{10, 17}));
 }
 
+// pyxis' docs write `nvcr.io\#nvidia/...` in directives for this reason: an
+// unescaped `#` glued to a word ends it, and the rest of the line is a comment.
+TEST(Tokenize, AHashGluedToAWordCutsItAndIsReported) {
+  Diagnostics diagnostics;
+  const auto words =
+      tokenize_directive(" --container-image=nvcr.io#nvidia/pytorch:24.01-py3 ", 0, diagnostics);
+  ASSERT_EQ(words.size(), 1u);
+  EXPECT_EQ(words[0].text, "--container-image=nvcr.io");
+  ASSERT_EQ(count_code(diagnostics, Code::directive_words_dropped), 1u);
+  EXPECT_EQ(diagnostics[0].message,
+            "sbatch reads `#nvidia/pytorch:24.01-py3` as a comment, so this word ends as "
+            "`--container-image=nvcr.io`");
+  EXPECT_EQ(diagnostics[0].span, (Span{26, 51}));
+  // A comment after a blank, an escaped or quoted `#`, or nothing after it: no report.
+  for (const char* line : {" -N 2 # two nodes", " --comment=a\\#b", " --comment='a#b'", " -N 2#"}) {
+    Diagnostics quiet;
+    (void)tokenize_directive(line, 0, quiet);
+    EXPECT_EQ(count_code(quiet, Code::directive_words_dropped), 0u) << line;
+  }
+}
+
 TEST(Tokenize, HetjobInTheMiddleEndsTheLine) {
   Diagnostics diagnostics;
   const auto words = tokenize_directive(" -N 2 HetJob -n 4", 0, diagnostics);
