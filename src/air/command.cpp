@@ -3451,7 +3451,8 @@ class CommandMapper final : public CommandEditor {
     const ShellValue value = option_value(site, option);
     const std::string_view written = source(site.view, option.value_span);
     const std::string gpus = std::to_string(compute_.gpus_per_node);
-    if (written == "gpu" || written == "auto") {  // torchrun counts the GPUs itself
+    // torchrun counts the GPUs itself, or the script did (`nvidia-smi -L | wc -l`).
+    if (written == "gpu" || written == "auto" || value.meaning == Meaning::counted_gpus) {
       keep_counted_gpus(site, option);
       return;
     }

@@ -336,7 +336,59 @@ ShellValue ValueReader::substitution(const ast::Script& script) const {
     return known(Meaning::node_list);
   }
   if (draws_at_random(script)) return known(Meaning::random);
+  if (shape_known_ && counts_node_gpus(script)) {
+    // Under Slurm the command saw the job's GPUs (the cgroup hides the
+    // others); on AI Runtime it sees the node's, LOCAL_WORLD_SIZE. Where
+    // the two differ no one number is right: none is given.
+    if (compute_.narrower_gpus_per_node != 0) return known(Meaning::counted_gpus);
+    return known(Meaning::gpus_per_node, compute_.gpus_per_node);
+  }
   return {};
+}
+
+namespace {
+
+/// `-L`, `--list-gpus`, or a `--query-gpu=FIELD` with a header-less CSV
+/// `--format`: nvidia-smi prints one line per GPU of the node.
+bool lists_one_line_per_gpu(const ast::Command& command) {
+  if (command.kind != ast::CommandKind::simple || command.words.size() < 2 ||
+      slurm::program_name(command.words[0]) != "nvidia-smi") {
+    return false;
+  }
+  bool query = false;
+  bool headerless = false;
+  for (size_t i = 1; i < command.words.size(); ++i) {
+    const std::optional<std::string> arg = slurm::literal_value(command.words[i]);
+    if (!arg) return false;
+    if (command.words.size() == 2 && (*arg == "-L" || *arg == "--list-gpus")) return true;
+    if (arg->starts_with("--query-gpu=")) {
+      query = true;  // a line per GPU, whatever the fields
+    } else if (arg->starts_with("--format=csv") && arg->find("noheader") != std::string::npos) {
+      headerless = true;
+    } else {
+      return false;  // -i picks GPUs, -x or another output changes the lines
+    }
+  }
+  return query && headerless;
+}
+
+/// `wc -l`, `wc --lines`.
+bool counts_lines(const ast::Command& command) {
+  if (command.kind != ast::CommandKind::simple || command.words.size() != 2 ||
+      slurm::program_name(command.words[0]) != "wc") {
+    return false;
+  }
+  const std::optional<std::string> arg = slurm::literal_value(command.words[1]);
+  return arg == "-l" || arg == "--lines";
+}
+
+}  // namespace
+
+bool counts_node_gpus(const ast::Script& script) {
+  if (script.body.items.size() != 1) return false;
+  const ast::Command& pipeline = script.body.items[0].command;
+  return pipeline.kind == ast::CommandKind::pipeline && pipeline.children.size() == 2 &&
+         lists_one_line_per_gpu(pipeline.children[0]) && counts_lines(pipeline.children[1]);
 }
 
 bool is_first_host_idiom(const ast::Script& script) {

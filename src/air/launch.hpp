@@ -38,10 +38,14 @@ enum class Meaning : uint8_t {
   node_rank,      // NODE_RANK, evaluated on each node
   batch_rank,     // SLURM_NODEID/PROCID/LOCALID read in the batch shell: always 0
   gpus_per_node,  // LOCAL_WORLD_SIZE
-  total_gpus,     // WORLD_SIZE
-  port,           // MASTER_PORT
-  job_id,         // SLURM_JOB_ID, or a value computed from it
-  random,         // $RANDOM: differs on every node once each node runs the command
+  // The GPUs a command counted on the node (`nvidia-smi -L | wc -l`) in a job
+  // that asked for fewer than the shape has: the job's under Slurm
+  // (Compute::narrower_gpus_per_node), every GPU of the node on AI Runtime.
+  counted_gpus,
+  total_gpus,  // WORLD_SIZE
+  port,        // MASTER_PORT
+  job_id,      // SLURM_JOB_ID, or a value computed from it
+  random,      // $RANDOM: differs on every node once each node runs the command
 };
 
 struct ShellValue {
@@ -119,6 +123,9 @@ void track_shell_variables(
 /// The scontrol idiom for the first node: `scontrol show hostname[s] [LIST] | head -n 1`
 /// (not a bare `head`, which prints ten).
 [[nodiscard]] bool is_first_host_idiom(const ast::Script& script);
+/// `nvidia-smi -L | wc -l`, `nvidia-smi --list-gpus | wc -l`, `nvidia-smi
+/// --query-gpu=name --format=csv,noheader | wc -l`: the GPUs the node shows.
+[[nodiscard]] bool counts_node_gpus(const ast::Script& script);
 /// `scontrol show hostnames [LIST]` alone: every node of the job.
 [[nodiscard]] bool is_host_list_command(const ast::Command& command);
 /// `hostname [-s|-f|-i|-I|--ip-address]`, or `srun ... hostname ...` on the

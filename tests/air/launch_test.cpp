@@ -408,6 +408,45 @@ TEST(LaunchCounts, LaunchersThatCountGpusKeepTheJobsCountOnAWiderNode) {
       << body_of(full);
 }
 
+// `gpu_count=$(nvidia-smi -L | wc -l)` (Baskerville's s1 script) counts the
+// node's GPUs: on the full shape that is LOCAL_WORLD_SIZE; on a wider node
+// than the job asked for it counted the job's under Slurm, and that count is
+// written out, as for `--nproc_per_node=gpu`.
+TEST(LaunchCounts, NvidiaSmiGpuCountIsTheNodesGpus) {
+  for (const char* count :
+       {"$(nvidia-smi -L | wc -l)", "$(nvidia-smi --list-gpus | wc -l)",
+        "`nvidia-smi --query-gpu=name --format=csv,noheader | wc -l`",
+        "$(nvidia-smi --query-gpu=index,name --format=csv,noheader,nounits | wc --lines)"}) {
+    const Translation full = run(
+        script(k2x8, std::string("gpu_count=") + count +
+                         "\nsrun torchrun --nnodes=2 --nproc-per-node=${gpu_count} train.py\n"));
+    EXPECT_NE(body_of(full).find("--nproc-per-node=\"$LOCAL_WORLD_SIZE\""), std::string::npos)
+        << count << "\n"
+        << body_of(full);
+    EXPECT_FALSE(has_code(full, Code::launcher_count_mismatch))
+        << count << ": " << message_of(full, Code::launcher_count_mismatch);
+  }
+  const Translation narrower =
+      run("#!/bin/bash\n#SBATCH --nodes=1 --ntasks-per-node=1 --gpus-per-task=4\n"
+          "gpu_count=$(nvidia-smi -L | wc -l)\n"
+          "srun bash -c \"torchrun --nproc-per-node=${gpu_count} train.py\"\n");
+  EXPECT_NE(body_of(narrower).find("--nproc-per-node=4 train.py"), std::string::npos)
+      << body_of(narrower);
+  EXPECT_NE(message_of(narrower, Code::launcher_count_mismatch)
+                .find("--nproc_per_node=${gpu_count} counted the job's 4 GPU(s) under Slurm"),
+            std::string::npos)
+      << message_of(narrower, Code::launcher_count_mismatch);
+  // A header line, a picked GPU or another output is not one line per GPU.
+  for (const char* other :
+       {"$(nvidia-smi --query-gpu=name --format=csv | wc -l)", "$(nvidia-smi -L -i 0 | wc -l)",
+        "$(nvidia-smi -L | grep -c A100)", "$(nvidia-smi | wc -l)"}) {
+    const Translation t = run(
+        script(k2x8, std::string("gpu_count=") + other +
+                         "\nsrun torchrun --nnodes=2 --nproc-per-node=${gpu_count} train.py\n"));
+    EXPECT_TRUE(has_code(t, Code::launcher_count_mismatch)) << other;
+  }
+}
+
 // accelerate's saved config stays in the cluster home: reported once, unless
 // the line (or a variable it expands) names a config file.
 TEST(LaunchDiagnostics, AccelerateWithoutAConfigFileIsReportedOnce) {
