@@ -572,13 +572,22 @@ uint64_t tasks_per_node(const slurm::Job& job, const Compute& compute) {
 }
 
 void report_amd_gpus(const slurm::Job& job, const slurm::Body& body, const Compute& compute,
-                     Diagnostics& diagnostics) {
-  const std::optional<Span> at = amd_evidence(job, body);
-  if (!at) return;
+                     std::span<const JobImage> images, Diagnostics& diagnostics) {
+  std::optional<Span> at = amd_evidence(job, body);
+  std::string why = "the job ran on AMD GPUs (ROCm)";
+  if (!at) {
+    // The image's name is the only sign when the image brings ROCm itself
+    // (LUMI's containers: no module, no ROCm variable in the script).
+    const auto rocm =
+        std::ranges::find_if(images, [](const JobImage& image) { return names_rocm(image.shown); });
+    if (rocm == images.end()) return;
+    at = rocm->from;
+    why = "the container image " + std::string(rocm->shown) +
+          " is built for ROCm: the job ran on AMD GPUs";
+  }
   diagnostics.push_back(
       {Code::amd_gpus_replaced, *at,
-       "the job ran on AMD GPUs (ROCm); AI Runtime's GPUs are NVIDIA's (" +
-           compute.accelerator_type +
+       why + "; AI Runtime's GPUs are NVIDIA's (" + compute.accelerator_type +
            "): programs built for ROCm/HIP and ROCm container images do not run there",
        "use the CUDA build of the program and of its libraries (PyTorch's CUDA wheels, a "
        "CUDA image), and drop ROCm's variables"});

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "air/workload.hpp"
 #include "diag/diagnostic.hpp"
@@ -26,11 +28,18 @@ namespace s2a::air {
 /// (`--ntasks=8 --gres=gpu:8` ran its 8 tasks on one node); else 1.
 [[nodiscard]] uint64_t tasks_per_node(const slurm::Job& job, const Compute& compute);
 
+/// A container image the job runs, as shown in the report, and where.
+struct JobImage {
+  std::string_view shown;
+  Span from;
+};
+
 /// A job that ran on AMD GPUs (an AMD Instinct model in --constraint or
 /// --partition; `module load rocm`, `singularity exec --rocm`, `hipcc`,
-/// ROCm's variables) is warned once, at the first sign: every AI Runtime
-/// shape is NVIDIA's.
+/// ROCm's variables; else a ROCm image among `images`, such as
+/// rocm/pytorch:latest or LUMI's lumi-pytorch-rocm-6.2.4-....sif) is warned
+/// once, at the first sign: every AI Runtime shape is NVIDIA's.
 void report_amd_gpus(const slurm::Job& job, const slurm::Body& body, const Compute& compute,
-                     Diagnostics& diagnostics);
+                     std::span<const JobImage> images, Diagnostics& diagnostics);
 
 }  // namespace s2a::air

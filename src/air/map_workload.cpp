@@ -367,6 +367,16 @@ bool runs_container_engine(const slurm::Site& site, size_t start) {
   return program == "shifter"sv || slurm::is_container_program(program);
 }
 
+/// Every image the job runs, as the reports show it.
+std::vector<JobImage> job_images(const std::optional<ContainerUse>& use) {
+  std::vector<JobImage> images;
+  if (!use) return images;
+  images.push_back({use->written, use->from});
+  if (!use->made_from.empty()) images.push_back({use->made_from, use->from});
+  for (const auto& [shown, from] : use->other_images) images.push_back({shown, from});
+  return images;
+}
+
 /// The job's image: #SBATCH --container-image / --image / --environment /
 /// --container, else the first srun --container-image or singularity image.
 std::optional<ContainerUse> find_container(const slurm::Job& job, const slurm::Body& body) {
@@ -972,7 +982,8 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
       options.accelerator_type ? options.accelerator_type
                                : profile_accelerator_type(job, options.profile);
   workload.compute = map_compute(job, body, file.text(), accelerator_type, diagnostics);
-  report_amd_gpus(job, body, workload.compute, diagnostics);
+  const std::optional<ContainerUse> container = find_container(job, body);
+  report_amd_gpus(job, body, workload.compute, job_images(container), diagnostics);
   workload.environment.version = options.env_version;
   workload.environment.dependencies = options.dependencies;
   if (options.requirements) {
@@ -984,7 +995,6 @@ WorkloadMapping map_workload(const SourceFile& file, const slurm::Job& job, cons
   map_retries(job, options, workload);
   ExportResult exports = map_export(file, job, options, diagnostics);
   if (exports.handled) replace_generic_report(job.final_option("export"), diagnostics);
-  const std::optional<ContainerUse> container = find_container(job, body);
   SetupOptions setup{options.secret_scope, options.profile, container.has_value(),
                      container ? renamed_mount_targets(*container) : std::vector<std::string>{},
                      exported_container_variables(body)};

@@ -219,6 +219,45 @@ TEST(AmdGpus, AJobThatRanOnRocmIsReportedAtTheFirstSign) {
   EXPECT_TRUE(testing::diagnostics_with(nvidia, Code::amd_gpus_replaced).empty());
 }
 
+// LUMI's containers bring ROCm themselves: the image's name is the sign
+// when nothing else in the script is (lumi-ai-workshop's scripts).
+TEST(AmdGpus, ARocmImageIsTheSignWhenNothingElseIs) {
+  const std::string script =
+      "#!/bin/bash\n#SBATCH --partition=standard-g --gpus-per-node=8\nmodule load "
+      "singularity-AI-bindings\n"
+      "CONTAINER=/appl/local/containers/sif-images/"
+      "lumi-pytorch-rocm-6.2.4-python-3.12-pytorch-v2.6.0.sif\n"
+      "srun singularity exec $CONTAINER python t.py\n";
+  const Translation t = translate("job.sbatch", script);
+  const auto reports = testing::diagnostics_with(t, Code::amd_gpus_replaced);
+  ASSERT_EQ(reports.size(), 1U);
+  EXPECT_EQ(reports[0].span.begin, script.find("$CONTAINER python"));
+  EXPECT_NE(reports[0].message.find("the container image /appl/local/containers/sif-images/"
+                                    "lumi-pytorch-rocm-6.2.4-python-3.12-pytorch-v2.6.0.sif is "
+                                    "built for ROCm"),
+            std::string::npos)
+      << reports[0].message;
+  const Translation docker = translate(
+      "job.sbatch",
+      "#!/bin/bash\n#SBATCH --gpus-per-node=8\ndocker run rocm/pytorch:latest python t.py\n");
+  EXPECT_EQ(testing::diagnostics_with(docker, Code::amd_gpus_replaced).size(), 1U);
+  // Another sign comes first and is the one reported.
+  const Translation module = translate("job.sbatch",
+                                       "#!/bin/bash\n#SBATCH --gpus-per-node=8\nmodule load rocm\n"
+                                       "singularity exec pytorch_rocm5.7.sif python t.py\n");
+  const auto once = testing::diagnostics_with(module, Code::amd_gpus_replaced);
+  ASSERT_EQ(once.size(), 1U);
+  EXPECT_EQ(once[0].message.find("the container image"), std::string::npos);
+  for (const char* image :
+       {"nvcr.io/nvidia/pytorch:24.01-py3", "/apps/microcmos.sif", "/apps/pytorch-norocm.sif"}) {
+    const Translation nvidia =
+        translate("job.sbatch", std::string("#!/bin/bash\n#SBATCH --gpus-per-node=8\n"
+                                            "srun singularity exec ") +
+                                    image + " python t.py\n");
+    EXPECT_TRUE(testing::diagnostics_with(nvidia, Code::amd_gpus_replaced).empty()) << image;
+  }
+}
+
 // A ROCm module in any case, alone or as part of a name; not spack's
 // `~rocm` (built without it) nor a longer word.
 TEST(AmdGpus, ModulesNamingRocmInAnyCase) {
