@@ -3054,35 +3054,26 @@ class CommandMapper final : public CommandEditor {
     bool sets_variables = false;  // --export=ALL,NAME=value or a list of names
     for (const auto& option : site.srun->options) {
       const std::string_view name = option.name();
-      if (contains({"label",
-                    "unbuffered",
-                    "kill-on-bad-exit",
-                    "exact",
-                    "overlap",
-                    "nodes",
-                    "ntasks",
-                    "ntasks-per-node",
-                    "cpus-per-task",
-                    "gpus-per-node",
-                    "gres",
-                    "gpus",
-                    "gpus-per-task",
-                    "mpi",
-                    "cpu-bind",
-                    "gpu-bind",
-                    "wait",
-                    "jobid",
-                    "distribution",
-                    "relative"},
+      if (contains({"label", "unbuffered", "kill-on-bad-exit", "exact", "overlap", "nodes",
+                    "ntasks", "ntasks-per-node", "cpus-per-task", "gpus-per-node", "gres", "gpus",
+                    "gpus-per-task", "mpi", "wait", "jobid", "distribution", "relative"},
                    name)) {
         continue;
       }
+      if ((name == "cpu-bind" || name == "gpu-bind") && !binds_by_hand(site, option)) continue;
       if (name == "nodelist" && is_translated_node_list(site, option.value_span)) continue;
       // AI Runtime's command has the batch shell's variables, as ALL gave the step.
       if (name == "export" && option.value && ascii_upper(*option.value) == "ALL") continue;
       sets_variables = sets_variables || name == "export";
       if (!dropped.empty()) dropped += ", ";
       dropped += srun_option_as_written(site, option);
+      if (name == "cpu-bind" || name == "gpu-bind") {
+        dropped += " (each task was bound to the ";
+        dropped += name == "cpu-bind" ? "CPUs" : "GPUs";
+        dropped +=
+            " listed for it, a layout of the cluster's nodes; AI Runtime's launcher places "
+            "the processes)";
+      }
     }
     if (dropped.empty()) return;
     report(Code::srun_options_dropped, site.view, site.command->span,
@@ -3091,6 +3082,22 @@ class CommandMapper final : public CommandEditor {
                             "(NAME=value) in front of the program, and check that it does not "
                             "depend on the other options"
                           : "check that the program does not depend on them");
+  }
+
+  /// `--cpu-bind=v,mask_cpu=$MASKS`, `--cpu-bind=map_ldom:0,1`,
+  /// `--gpu-bind=map_gpu:0,1,2,3`: a placement of each task written for the
+  /// cluster's node layout, which the processes AI Runtime's launcher starts
+  /// no longer get. A policy (`cores`, `sockets`, `rank`, `closest`, `none`,
+  /// `verbose`) names no CPU or GPU and is what a launcher decides for
+  /// itself. A --gpu-bind of tasks torchrun now starts one per GPU is
+  /// carried into their CUDA_VISIBLE_DEVICES or reported there (S2A4030).
+  bool binds_by_hand(const Site& site, const directives::Option& option) const {
+    if (!option.value) return false;
+    // map_cpu:, mask_cpu:, map_ldom:, mask_ldom:; map_gpu:, mask_gpu:, map:,
+    // mask: (also with a variable's list, which the value parser cannot read).
+    const bool by_hand = ascii_contains_ignoring_case(*option.value, "map") ||
+                         ascii_contains_ignoring_case(*option.value, "mask");
+    return by_hand && (option.name() == "cpu-bind" || !starts_tasks_per_gpu(site));
   }
 
   /// `srun --gres=gpu:2` in a job with 8 GPUs a node: the step saw 2 of

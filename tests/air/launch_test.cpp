@@ -736,6 +736,43 @@ TEST(LaunchCommand, AnSrunExportOtherThanAllIsReported) {
       has_code(run(script(k2x8, "srun --export=ALL python x.py\n")), Code::srun_options_dropped));
 }
 
+// LUMI's `srun --cpu-bind=v,mask_cpu=$CPU_BIND_MASKS` placed each task on
+// CPUs picked for the node's layout; that placement is gone with srun and
+// named. A binding policy (`cores`, `none`, `closest`) names no CPU or GPU
+// and is not.
+TEST(LaunchCommand, HandMadeCpuAndGpuBindingsAreNamedWhenSrunGoes) {
+  const Translation masks =
+      run(script(k2x8Tasks,
+                 "CPU_BIND_MASKS=\"0x00fe000000000000,0xfe00000000000000\"\n"
+                 "srun --cpu-bind=v,mask_cpu=$CPU_BIND_MASKS python train.py\n"));
+  EXPECT_NE(
+      message_of(masks, Code::srun_options_dropped)
+          .find("--cpu-bind=v,mask_cpu=$CPU_BIND_MASKS (each task was bound to the CPUs listed"),
+      std::string::npos)
+      << message_of(masks, Code::srun_options_dropped);
+  const Translation map =
+      run(script(k2x8, "srun --gpu-bind=map_gpu:0,1,2,3 --cpu_bind=map_cpu:1,9 torchrun t.py\n"));
+  const std::string message = message_of(map, Code::srun_options_dropped);
+  EXPECT_NE(message.find("--gpu-bind=map_gpu:0,1,2,3 (each task was bound to the GPUs listed"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("--cpu_bind=map_cpu:1,9 (each task was bound to the CPUs listed"),
+            std::string::npos)
+      << message;
+  for (const char* policy : {"--cpu-bind=cores", "--cpu_bind=verbose,sockets", "--cpu-bind=none",
+                             "--gpu-bind=closest", "--gpu-bind=none"}) {
+    const Translation t = run(script(k2x8, std::string("srun ") + policy + " torchrun t.py\n"));
+    EXPECT_FALSE(has_code(t, Code::srun_options_dropped))
+        << policy << ": " << message_of(t, Code::srun_options_dropped);
+  }
+  // Tasks torchrun now starts one per GPU: the GPU binding is carried or
+  // reported on its own (S2A4030), not named again.
+  const Translation per_gpu =
+      run(script(k2x8Tasks, "srun --gpu-bind=map_gpu:0,1,2,3,4,5,6,7 python train.py\n"));
+  EXPECT_EQ(message_of(per_gpu, Code::srun_options_dropped).find("gpu-bind"), std::string::npos)
+      << message_of(per_gpu, Code::srun_options_dropped);
+}
+
 // seemoo-lab's `CUDA_VISIBLE_DEVICES=${i} srun bash -c "${CMD}" 2>&1 | sed ... &`:
 // the assignments before the step set its script's environment.
 TEST(LaunchCommand, AssignmentsBeforeAStepScriptAreExportedToIt) {
