@@ -2313,15 +2313,35 @@ std::string_view image_command_printer(slurm::ContainerEngine engine, bool with_
                   : "`docker inspect -f '{{.Config.Entrypoint}}' IMAGE`";
 }
 
+/// What to do for the runscript `singularity run` ran and the command no
+/// longer runs. Which of the two it was is the image's to say: LUMI's set
+/// up their environment (a conda environment, variables) and then run their
+/// arguments (`run $SIF bash -c ...`), others are the program that reads
+/// them (fmriprep's `run IMG bids/ out/ participant`); `cp` or `Rscript`
+/// after the image may be either.
+constexpr std::string_view kRunscriptHint =
+    "see what it did with `singularity inspect --runscript IMAGE`: if it set up an environment "
+    "(activated one, exported variables) and then ran its arguments, put that setup at the top "
+    "of the command and its packages in the environment (--dependency) or in a custom image; if "
+    "it was the program that read them, put that program in front of them";
+
+/// What the report says of a removed call: `run` ran the image's runscript
+/// first, which goes with it.
+std::string removed_call_message(const ContainerCall& call, const std::string& written) {
+  if (!call.run) {
+    return "`" + written + "` is removed: the command runs directly in the workload's environment";
+  }
+  return "`" + written +
+         "` is removed, and with it the image's runscript (%runscript), which ran with the words "
+         "after the image as its arguments: they now run directly in the workload's environment";
+}
+
 /// What to check once a container call is taken off its command: the
 /// image's software, and the ENTRYPOINT that received the command's words.
 std::string unwrapped_call_hint(const ContainerCall& call) {
   constexpr std::string_view kProvides =
       "check that environment (or the custom image) provides what the image had";
-  if (call.run) {
-    return "`run` started the image's runscript: put the program it ran in front of the "
-           "arguments";
-  }
+  if (call.run) return std::string(kRunscriptHint);
   switch (call.engine) {
     case slurm::ContainerEngine::singularity:
       return std::string(kProvides);
@@ -2390,10 +2410,9 @@ void SetupMapper::unwrap_container(const Site& site) {
       !carried.empty() && !carried.front().text.starts_with("env ") &&
       (!assignments_read_at(words, first) || std::ranges::any_of(carried, quoted_name));
   write_container_environment(site, prefix, carried, through_env);
-  editor_.report(
-      Code::container_wrapper_removed, site.view, Span{prefix.begin, words[call->image].span.end},
-      "`" + written + "` is removed: the command runs directly in the workload's environment",
-      unwrapped_call_hint(*call));
+  editor_.report(Code::container_wrapper_removed, site.view,
+                 Span{prefix.begin, words[call->image].span.end},
+                 removed_call_message(*call, written), unwrapped_call_hint(*call));
 }
 
 bool SetupMapper::unwrap_held_containers(const Site& site) {
@@ -2412,9 +2431,11 @@ bool SetupMapper::unwrap_held_containers(const Site& site) {
     editor_.report(Code::container_wrapper_removed, 0, Span{prefix.begin, words[image].span.end},
                    "`" + written + "` is removed from the value of " + std::string(name) +
                        ": what runs it (`$" + std::string(name) +
-                       " ...`) runs directly in the workload's environment",
-                   held.call.run ? "`run` started the image's runscript with the arguments: put "
-                                   "the program it ran in front of them, in the value"
+                       " ...`) runs directly in the workload's environment" +
+                       (held.call.run ? ", without the image's runscript, which ran first with "
+                                        "the arguments"
+                                      : ""),
+                   held.call.run ? std::string(kRunscriptHint) + " (in the value)"
                                  : "check that environment (or the custom image) provides what "
                                    "the image had");
     Site held_site = site;

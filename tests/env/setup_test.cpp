@@ -1355,6 +1355,32 @@ TEST(Containers, RunscriptWithoutCommandStaysAndIsReported) {
   EXPECT_FALSE(has_code(t, Code::container_wrapper_removed));
 }
 
+// `singularity run IMG bash -c ...` (LUMI's AI guide) ran the image's
+// runscript first, which set up the environment and then ran its arguments;
+// `exec` ran the command alone. The runscript goes with the call, and the
+// report says so, and what to do whether it set up an environment or was
+// the program (`run IMG train.py`).
+TEST(Containers, RunSaysTheRunscriptGoesToo) {
+  const Translation command = run("srun singularity run $SIF bash -c 'python t.py'\n");
+  const std::string message = messages_of(command, Code::container_wrapper_removed);
+  EXPECT_NE(message.find("`singularity run` is removed, and with it the image's runscript"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(hints_of(command, Code::container_wrapper_removed)
+                .find("if it set up an environment (activated one, exported variables) and "
+                      "then ran its arguments, put that setup at the top of the command"),
+            std::string::npos)
+      << hints_of(command, Code::container_wrapper_removed);
+  const Translation program = run("srun apptainer run /apps/mae.sif main_pretrain.py --lr 1\n");
+  EXPECT_NE(hints_of(program, Code::container_wrapper_removed)
+                .find("if it was the program that read them, put that program in front of them"),
+            std::string::npos)
+      << hints_of(program, Code::container_wrapper_removed);
+  const Translation exec = run("srun singularity exec $SIF bash -c 'python t.py'\n");
+  EXPECT_EQ(messages_of(exec, Code::container_wrapper_removed).find("runscript"),
+            std::string::npos);
+}
+
 TEST(Containers, ExecWithoutCommandIsReportedAndARunWithACommandIsNot) {
   const Translation bare = run("apptainer exec img.sif\n");
   EXPECT_NE(messages_of(bare, Code::container_without_command).find("names no command"),
