@@ -14,6 +14,7 @@
 #include "air/cluster_paths.hpp"
 #include "air/code_root_outputs.hpp"
 #include "air/compute.hpp"
+#include "air/jax_job.hpp"
 #include "air/keyword_list.hpp"
 #include "air/launch.hpp"
 #include "air/private_addresses.hpp"
@@ -22,6 +23,7 @@
 #include "air/setup.hpp"
 #include "air/variables.hpp"
 #include "slurm/arithmetic.hpp"
+#include "slurm/container_call.hpp"
 #include "source/ascii.hpp"
 #include "source/shebang.hpp"
 
@@ -517,6 +519,7 @@ class CommandMapper final : public CommandEditor {
     report_private_addresses();
     for (const Site& site : body_.sites) {
       report_software_setup_under_opt(site);
+      report_file_sourced_in_step(site);
       report_remote_shell(site);
     }
     report_idle_nodes();
@@ -2178,6 +2181,10 @@ class CommandMapper final : public CommandEditor {
              "on AI Runtime");
     }
     report_read_step_output(site, step_tasks_per_node * (rank ? 1 : compute_.nodes));
+    if (!rank && compute_.nodes > 1 && step_tasks_per_node <= 1 && mpi.empty() &&
+        !site.context.in_substitution && srun_tasks(site).unread == nullptr) {
+      report_task_variables_missing(site);
+    }
     if (site.nested_script >= 0) return;  // replaced whole by unwrap_nested_script()
     step_start_ = rank || compute_.nodes <= 1 ? StepStart::alone : StepStart::once_per_node;
     if (rank && compute_.nodes > 1 && !site.context.in_substitution) {
@@ -2411,6 +2418,7 @@ class CommandMapper final : public CommandEditor {
                job_shape_note(env) + bound_devices_note(binding),
            "a program that reads RANK/LOCAL_RANK/WORLD_SIZE needs no shim; Lightning users "
            "can drop it and let Lightning use its torchrun environment");
+    report_jax_initialize(site, true);
     if (site.nested_script >= 0) {
       per_gpu_nested_.push_back(&site);
       shim_views_.push_back(nested_of(site).view);
@@ -2438,6 +2446,7 @@ class CommandMapper final : public CommandEditor {
                "torchrun's RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE and GROUP_RANK" +
                job_shape_note(env) + bound_devices_note(binding),
            "a program that reads RANK/LOCAL_RANK/WORLD_SIZE needs no shim");
+    report_jax_initialize(site, true);
     const std::string procs = tasks == compute_.gpus_per_node ? std::string("\"$LOCAL_WORLD_SIZE\"")
                                                               : std::to_string(tasks);
     guard_on_node(site, rank, "the step ran on one node: keep it on node " + rank);
@@ -2445,6 +2454,121 @@ class CommandMapper final : public CommandEditor {
     edit(site.view, prefix, one_node_torchrun(procs) + slurm_task_shim(env),
          "the step's " + std::to_string(tasks) + " tasks, started on node " + rank +
              " only by torchrun, with SLURM_* task variables");
+  }
+
+  /// The Python program an srun step runs: the step's own (`srun python
+  /// t.py`, also in a container or NERSC's `shifter`), or the first of its
+  /// `bash -c` script when nothing in the script launches processes of its
+  /// own; else nullopt.
+  struct StepProgram {
+    const ast::Command* command = nullptr;
+    slurm::LauncherCall launcher;
+  };
+  std::optional<StepProgram> python_program_of_step(const Site& site) const {
+    if (site.launcher.kind == Launcher::python) return StepProgram{site.command, site.launcher};
+    if (site.nested_script < 0) return past_shifter(site);
+    const uint32_t view = nested_of(site).view;
+    if (launches_in_view_[view]) return std::nullopt;
+    // The script's commands are walked right after the step that runs it.
+    for (const Site* inner = &site + 1;
+         inner != body_.sites.data() + body_.sites.size() && inner->view == view; ++inner) {
+      if (inner->launcher.kind == Launcher::python) {
+        return StepProgram{inner->command, inner->launcher};
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// A Python program, or one the translation cannot see: `srun $TRAIN`,
+  /// `srun bash -c "${cmd}"` with the script made when the job runs (JAX
+  /// Toolbox's templates read it from a here-document).
+  bool step_may_run_python(const Site& site) const {
+    if (python_program_of_step(site)) return true;
+    const auto& words = site.command->words;
+    if (site.nested_script >= 0 || site.srun_operand >= words.size()) return false;
+    const ast::Word& program = words[site.srun_operand];
+    if (!slurm::literal_value(program)) return true;
+    return slurm::is_shell_program(slurm::program_name(program));
+  }
+
+  /// `srun shifter --module=gpu python3 t.py`: the body's launchers are
+  /// not read past shifter, whose options are its own.
+  std::optional<StepProgram> past_shifter(const Site& site) const {
+    if (site.launcher.kind != Launcher::none || site.srun_operand >= site.command->words.size()) {
+      return std::nullopt;
+    }
+    const auto& words = site.command->words;
+    const auto call =
+        slurm::find_shifter_call(words, site.srun_operand, body_.views[site.view].text);
+    if (!call || call->program >= words.size()) return std::nullopt;
+    const slurm::LauncherCall launcher = slurm::detect_launcher(words, call->program);
+    if (launcher.kind != Launcher::python) return std::nullopt;
+    return StepProgram{site.command, launcher};
+  }
+
+  /// `srun python train.py` with one task on each of several nodes: under
+  /// Slurm each node's task had its place in the step in SLURM_PROCID,
+  /// SLURM_NTASKS, SLURM_LOCALID and the node list, which IDRIS's idr_torch
+  /// and many DDP templates read. AI Runtime runs the program once per node
+  /// without them. The shim of one-task-per-GPU steps is not given here:
+  /// with SLURM_NTASKS set, Lightning takes the job for Slurm-managed and
+  /// wants as many tasks per node as devices, where today it spawns its
+  /// GPUs from NODE_RANK and MASTER_ADDR and runs.
+  void report_task_variables_missing(const Site& site) {
+    // One report at the step: the JAX one names what JAX reads instead.
+    if (script_uses_jax() && step_may_run_python(site)) {
+      report_jax_initialize(site, false);
+      return;
+    }
+    const std::optional<StepProgram> program = python_program_of_step(site);
+    if (!program) return;
+    // `--launcher slurm` is S2A4039's (started by torchrun) or S2A4040's.
+    if (slurm_launcher_choice(program->command->words, program->launcher.first_argument)) return;
+    report(Code::task_variables_missing, site.view, site.command->span,
+           "srun started this program as one task on each of the step's nodes and gave each "
+           "task its place in the step (SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID, "
+           "SLURM_NODEID, SLURM_JOB_NODELIST); AI Runtime runs it once per node without them: "
+           "a program that reads them stops (KeyError), or, reading them with a default, runs "
+           "every node as rank 0 of 1",
+           "read AI Runtime's variables instead: NODE_RANK is the task's rank, NUM_NODES the "
+           "task count, MASTER_ADDR and MASTER_PORT node 0's address and a free port (WORLD_SIZE "
+           "counts GPUs, not these tasks); or set what it reads on its line: "
+           "SLURM_PROCID=\"$NODE_RANK\" SLURM_NTASKS=\"$NUM_NODES\" SLURM_LOCALID=0 python ...");
+  }
+
+  /// JAX named by the job's setup (jax_job.hpp), asked once.
+  bool script_uses_jax() {
+    if (!uses_jax_) uses_jax_ = job_uses_jax(body_, job_);
+    return *uses_jax_;
+  }
+
+  /// A JAX step's processes: jax.distributed.initialize() without arguments
+  /// finds them through SLURM_JOB_ID and SLURM_STEP_NODELIST, which neither
+  /// the shim (`by_torchrun`) nor AI Runtime sets. Not emulated: other
+  /// programs (Open MPI, submitit) would take those for a Slurm job too.
+  void report_jax_initialize(const Site& site, bool by_torchrun) {
+    if (!script_uses_jax() || !step_may_run_python(site)) return;
+    const std::string started =
+        by_torchrun ? "the torchrun workers that now start the step's tasks get SLURM_PROCID, "
+                      "SLURM_NTASKS and SLURM_LOCALID from the shim, but not SLURM_JOB_ID or "
+                      "SLURM_STEP_NODELIST"
+                    : "AI Runtime now runs the program once on each node, with none of them";
+    const std::string arguments =
+        by_torchrun
+            ? "coordinator_address=f\"{os.environ['MASTER_ADDR']}:PORT\" (a port other than "
+              "$MASTER_PORT, which torchrun's store holds on node 0), "
+              "num_processes=int(os.environ['WORLD_SIZE']), process_id=int(os.environ['RANK']), "
+              "local_device_ids=[int(os.environ['LOCAL_RANK'])]"
+            : "coordinator_address=f\"{os.environ['MASTER_ADDR']}:{os.environ['MASTER_PORT']}\", "
+              "num_processes=int(os.environ['NUM_NODES']), "
+              "process_id=int(os.environ['NODE_RANK']) (each process then uses all of its "
+              "node's GPUs)";
+    report(Code::jax_cluster_not_found, site.view, site.command->span,
+           "the job runs JAX, whose jax.distributed.initialize() without arguments finds its "
+           "processes through Slurm (SLURM_JOB_ID, SLURM_STEP_NODELIST, SLURM_PROCID, "
+           "SLURM_NTASKS, SLURM_LOCALID); " +
+               started + ", so it stops with \"coordinator_address should be defined\"",
+           "pass the cluster to jax.distributed.initialize(): " + arguments);
   }
 
   /// How the step's tasks were bound to GPUs: the step's own --gpu-bind and
@@ -4369,6 +4493,55 @@ class CommandMapper final : public CommandEditor {
            "and remove the line");
   }
 
+  /// `srun bash -c "source export_DDP_vars.sh; python train.py"` (NERSC's
+  /// tutorials, whose file sets RANK=$SLURM_PROCID, LOCAL_RANK=$SLURM_LOCALID,
+  /// WORLD_SIZE=$SLURM_NTASKS): the file ran in each task, where Slurm had
+  /// set the task variables. The translation does not read sourced files,
+  /// so what the file reads of them is neither translated nor reported.
+  void report_file_sourced_in_step(const Site& site) {
+    if (site.view == 0 || (site.program != "source"sv && site.program != "."sv) ||
+        site.command->words.size() < 2 || is_replaced(site.view, site.command->span)) {
+      return;
+    }
+    // A file beside the script, which goes with the code: one elsewhere
+    // (`/ext3/env.sh`, `$MPIVARS_PATH`, `~/.bashrc`) is the cluster's or the
+    // user's setup, which the node does not have at all (S2A5010, S2A5022).
+    const std::optional<std::string> file = slurm::literal_value(site.command->words[1]);
+    if (!file || file->empty() || file->front() == '/' || file->front() == '~') return;
+    const Site* step = step_running_script(site);
+    if (step == nullptr) return;
+    const bool shim =
+        std::find(shim_views_.begin(), shim_views_.end(), site.view) != shim_views_.end();
+    report(Code::shell_script_unread, site.view, site.command->span,
+           "`" + std::string(source(site.view, site.command->span)) +
+               "` runs in each task of this srun step, where Slurm had set SLURM_PROCID, "
+               "SLURM_NTASKS, SLURM_LOCALID and the rest; the translation does not read the "
+               "file, so what it reads of them is not translated" +
+               (shim ? ": the shim gives it SLURM_PROCID, SLURM_LOCALID, SLURM_NTASKS, "
+                       "SLURM_NODEID and the job's shape, but any other Slurm variable it "
+                       "reads (SLURM_JOB_ID, SLURM_NODELIST, SLURM_STEP_*) is empty on AI "
+                       "Runtime"
+                     : ": on AI Runtime, which starts no Slurm tasks, they are empty "
+                       "(RANK=$SLURM_PROCID leaves RANK empty)"),
+           "copy what the file sets into the step's script, where Slurm variables are "
+           "translated and reported, or make the file read AI Runtime's variables (NODE_RANK, "
+           "NUM_NODES, MASTER_ADDR, MASTER_PORT; RANK, LOCAL_RANK and WORLD_SIZE where "
+           "torchrun starts the processes)");
+  }
+
+  /// The srun step whose `bash -c` script holds `site`, or null (a batch
+  /// line's `bash -c`, or a container's, runs once, not per task).
+  const Site* step_running_script(const Site& site) const {
+    // A script's commands are walked right after the command that runs it.
+    const Site* owner = &site;
+    while (owner != body_.sites.data() && owner->view == site.view) --owner;
+    if (owner->view == site.view || owner->nested_script < 0 ||
+        nested_of(*owner).view != site.view || owner->program != "srun"sv) {
+      return nullptr;
+    }
+    return owner;
+  }
+
   /// The other machine as the report names it: `ssh $SSH_OPTS host` and
   /// `ssh $host cmd` read alike, so where a variable may hold ssh's options
   /// the report says which word it took for the machine and which else it
@@ -4616,6 +4789,7 @@ class CommandMapper final : public CommandEditor {
   std::optional<std::string_view> loaded_mpi_library_;  // loaded_mpi_library(), once asked
   std::optional<bool> uses_mpi4py_;                     // script_uses_mpi4py(), once asked
   std::optional<bool> uses_horovod_;                    // script_uses_horovod(), once asked
+  std::optional<bool> uses_jax_;                        // script_uses_jax(), once asked
   bool accelerate_config_reported_ = false;             // S2A4035 is given once per script
   std::optional<bool> may_extend_path_;                 // script_may_extend_path(), once asked
   // How map_site() left the program of the site it maps: as written, or for

@@ -556,12 +556,21 @@ class Walker {
     const size_t program = program_after_container(words, site.srun_operand, site);
     std::optional<std::string> storage;
     // A step script is inlined in place of the whole line: not under a wrapper.
-    if (site.view == 0 && site.srun_word == 0 && program < words.size() &&
-        is_shell(program_view(words[program], storage))) {
-      site.nested_script = parse_shell_c(words, program + 1);
+    // NERSC's `srun shifter [OPTIONS] bash -c "..."` runs its script per task too.
+    const size_t shell =
+        program == site.srun_operand ? shifter_program(words, program, site) : program;
+    if (site.view == 0 && site.srun_word == 0 && shell < words.size() &&
+        is_shell(program_view(words[shell], storage))) {
+      site.nested_script = parse_shell_c(words, shell + 1);
       if (site.nested_script >= 0) return;
     }
     site.launcher = detect_launcher(words, program < words.size() ? program : site.srun_operand);
+  }
+
+  /// The program a `shifter [OPTIONS] PROGRAM` call at `from` runs, or `from`.
+  size_t shifter_program(const std::vector<ast::Word>& words, size_t from, const Site& site) {
+    const auto call = find_shifter_call(words, from, body_.views[site.view].text);
+    return call && call->program < words.size() ? call->program : from;
   }
 
   /// The index of the program a command from `from` on runs: the word after

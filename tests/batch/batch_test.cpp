@@ -55,7 +55,7 @@ std::string script(size_t i) {
     case 0:  // clean
       return "#!/bin/bash\n#SBATCH --job-name=job" + n +
              "\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=h100:8\n#SBATCH --time=01:00:00\n"
-             "srun python train.py --seed " +
+             "srun torchrun --nnodes=2 --nproc_per_node=8 train.py --seed " +
              n + "\n";
     case 1:  // findings
       return "#!/bin/bash\n#SBATCH --qos=high\n#SBATCH --mem=200G\n#SBATCH --gpus-per-node=4\n"
