@@ -2948,6 +2948,10 @@ void SetupMapper::unwrap_shifter(const Site& site, size_t start) {
       report_dropped_container_option(site, option);
     }
   }
+  // `srun shifter --env A=1 bash -c ...` -> `env A=1 bash -c ...`: behind
+  // srun (and the shim's `exec "$@"` or torchrun --no_python that replace
+  // it) `A=1` would be run as the program, as for singularity's --env.
+  if (!variables.empty() && !assignments_read_at(words, start)) variables.insert(0, "env ");
   const Span prefix{words[start].span.begin, words[call->program].span.begin};
   editor_.edit(site.view, prefix, variables,
                "the command runs directly in the AI Runtime environment");

@@ -1142,6 +1142,22 @@ TEST(Containers, ShifterOptionsAreReadAsShifterReadsThem) {
             std::string::npos);
 }
 
+// `srun shifter --env A=1 bash -c ...`: behind srun, and behind the shim's
+// `exec "$@"` that starts each task, `A=1` would be run as the program;
+// `env A=1` sets it, as singularity's --env is carried.
+TEST(Containers, ShifterVariablesBehindAStepGoThroughEnv) {
+  const Translation t =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH -N2 --ntasks-per-node=4 --gpus-per-node=h100:4\n"
+                "srun -l shifter --env PYTHONUSERBASE=$HOME/.local python train.py\n"
+                "shifter -e X=1 python prep.py\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "slurm-task env PYTHONUSERBASE=$HOME/.local python train.py\n"))
+      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "X=1 python prep.py")) << t.workload->command;
+  EXPECT_FALSE(command_has(t, "env X=1")) << t.workload->command;
+}
+
 // Pawsey's and NERSC's tutorials keep the image in a variable the script
 // sets once (`theImage=...; shifterimg pull $theImage; srun shifter
 // --image="$theImage" ...`): that is the image, not a placeholder, and the
