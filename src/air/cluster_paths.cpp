@@ -45,7 +45,7 @@ constexpr std::array kSkippedPrograms = {
     "logger"sv,  "singularity"sv, "apptainer"sv, "docker"sv,        "podman"sv,  "enroot"sv,
     "shifter"sv, "ch-run"sv,      "pip"sv,       "nvidia-docker"sv, "nerdctl"sv, "sarus"sv,
     "pip3"sv,    "module"sv,      "ml"sv,        "conda"sv,         "mamba"sv,   "micromamba"sv,
-    "udocker"sv};
+    "udocker"sv, "podman-hpc"sv};
 
 /// kSkippedPrograms, hashed: asked of most commands that name a path.
 bool is_skipped_program(std::string_view program) {

@@ -82,7 +82,7 @@ constexpr std::array<OutputName, 46> kOutputNames = {{
 // Programs whose words are messages, patterns or another tool's options.
 constexpr std::array kNotPrograms = {
     "echo"sv,        "printf"sv,    "sbatch"sv, "sed"sv,    "awk"sv,    "grep"sv, "logger"sv,
-    "singularity"sv, "apptainer"sv, "docker"sv, "podman"sv, "module"sv, "ml"sv};
+    "singularity"sv, "apptainer"sv, "docker"sv, "podman"sv, "module"sv, "ml"sv,   "podman-hpc"sv};
 
 constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 

@@ -1997,20 +1997,29 @@ bool is_container_engine(std::string_view program) {
 
 }  // namespace
 
-void SetupMapper::report_container_engine(const Site& site, size_t start, std::string_view engine) {
+void SetupMapper::report_container_engine(const Site& site, size_t start, std::string_view engine,
+                                          size_t runner) {
   if (!is_container_engine(engine)) return;
   const auto& words = site.command->words;
   const std::string subcommand =
       start + 1 < words.size() ? slurm::literal_value(words[start + 1]).value_or("") : "";
   const bool starts_command =
-      engine == "ch-run" || contains({"run", "exec", "start", "create", "shell"}, subcommand);
+      engine == "ch-run" ||
+      contains({"run", "exec", "start", "create", "shell", "shared-run"}, subcommand);
   const std::string written =
       std::string(engine) + (subcommand.empty() || engine == "ch-run" ? "" : " " + subcommand);
   // A docker-style run that is not unwrapped says which word kept it.
   const auto obstacle = slurm::docker_run_obstacle(words, start, body_.views[site.view].text,
                                                    body_.container_options_of(site));
   std::string why;
-  if (obstacle) {
+  const std::string runner_written =
+      runner < words.size() ? std::string(editor_.source(site.view, words[runner].span)) : "";
+  if (!runner_written.empty()) {
+    why = "; `" + runner_written +
+          "` starts it, with the rest of the line as its arguments, and the line stays as "
+          "written: what that script does besides (the environment or devices it sets up) is "
+          "not known here";
+  } else if (obstacle) {
     why = "; it stays because `" +
           std::string(editor_.source(site.view, words[obstacle->word].span)) + "` " +
           std::string(obstacle->why);
@@ -2020,7 +2029,14 @@ void SetupMapper::report_container_engine(const Site& site, size_t start, std::s
       Span{words[start].span.begin, words[std::min(start + 1, words.size() - 1)].span.end},
       "`" + written + "`: AI Runtime nodes have no " + std::string(engine) +
           ", so the line fails with \"command not found\"" + why,
-      obstacle && obstacle->why.starts_with("runs the container detached")
+      !runner_written.empty()
+          ? "change `" + runner_written +
+                "` to run its arguments without the container, or replace the line with what "
+                "it sets up followed by the command after the image; the image" +
+                image_named(site, start) +
+                " becomes the workload's custom image (environment.docker_image, or "
+                "unity_catalog_image with --target-schema cli-1.20)"
+      : obstacle && obstacle->why.starts_with("runs the container detached")
           ? "a container started in the background ran a service for the job (a server, a "
             "database): start its program in the command itself (`PROGRAM ... &`), from the "
             "workload's custom image (environment.docker_image)"
@@ -2034,6 +2050,35 @@ void SetupMapper::report_container_engine(const Site& site, size_t start, std::s
             "mounts as Unity Catalog volume paths"
           : "build and push images outside the job; the workload names its image in "
             "environment.docker_image (unity_catalog_image with --target-schema cli-1.20)");
+}
+
+std::string SetupMapper::image_named(const Site& site, size_t start) const {
+  const auto& words = site.command->words;
+  const auto call = find_container_call(words, start, body_.views[site.view].text,
+                                        body_.container_options_of(site));
+  if (!call || call->image >= words.size()) return {};
+  return " (`" + std::string(editor_.source(site.view, words[call->image].span)) + "`)";
+}
+
+void SetupMapper::report_engine_behind_script(const Site& site, size_t start,
+                                              std::string_view program) {
+  const auto& words = site.command->words;
+  if (start + 2 >= words.size()) return;  // the script, the engine, its subcommand
+  // `bash scripts/env.sh singularity exec ...`: the script is the shell's operand.
+  const size_t script = slurm::is_shell_program(program) ? start + 1 : start;
+  if (script + 2 >= words.size()) return;
+  // A script of the job's: a path (`scripts/env.sh`, `./wrap`, `$DIR/run`) or
+  // a name ending in .sh. Bare names (`echo`, `which`, `ml`) only print or
+  // look up what follows.
+  const std::string_view written = editor_.source(site.view, words[script].span);
+  if (written.find('/') == std::string_view::npos && !written.ends_with(".sh"sv) &&
+      !written.ends_with(".sh\""sv)) {
+    return;
+  }
+  std::optional<std::string> storage;
+  const std::string_view engine = slurm::program_view(words[script + 1], storage);
+  if (!is_container_engine(engine)) return;
+  report_container_engine(site, script + 1, engine, script);
 }
 
 namespace {
@@ -2382,6 +2427,7 @@ void SetupMapper::unwrap_container(const Site& site) {
       words, start, body_.views[site.view].text, body_.container_options_of(site));
   if (!call) {
     report_container_engine(site, start, program);
+    report_engine_behind_script(site, start, program);
     report_foreign_program(site, start, program);
     return;
   }
@@ -2393,8 +2439,12 @@ void SetupMapper::unwrap_container(const Site& site) {
   const size_t subcommand = slurm::container_subcommand(words, *call);
   // `sudo docker run`: sudo was there for docker; it goes with the call.
   const size_t first = docker ? sudo_in_front(words, from, start) : start;
-  const std::string written(
-      editor_.source(site.view, Span{words[first].span.begin, words[subcommand].span.end}));
+  // Word by word: `podman-hpc \<newline>  run` is named `podman-hpc run`.
+  std::string written;
+  for (size_t i = first; i <= subcommand; ++i) {
+    if (i > first) written += ' ';
+    written += editor_.source(site.view, words[i].span);
+  }
   const Span prefix{words[first].span.begin, words[call->image + 1].span.begin};
   // docker's -e: enroot, udocker too.
   const std::vector<CarriedVariable> carried = call->engine != slurm::ContainerEngine::singularity

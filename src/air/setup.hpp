@@ -8,6 +8,7 @@
 // and lends its edit log through CommandEditor.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -181,8 +182,18 @@ class SetupMapper {
   void unwrap_shifter(const slurm::Site& site, size_t start);
   [[nodiscard]] std::string shifter_variable(const slurm::Site& site,
                                              const ContainerOption& option) const;
-  /// `engine`: the program of the command's words[start].
-  void report_container_engine(const slurm::Site& site, size_t start, std::string_view engine);
+  /// `engine`: the program of the command's words[start]; `runner`, when
+  /// below the word count, the job's script that starts it (`wrap.sh
+  /// singularity exec ...`).
+  void report_container_engine(const slurm::Site& site, size_t start, std::string_view engine,
+                               size_t runner = SIZE_MAX);
+  /// `srun scripts/env.sh singularity exec IMG cmd`: a container call given
+  /// to a script of the job's (at words[start], whose program is `program`)
+  /// as its arguments.
+  void report_engine_behind_script(const slurm::Site& site, size_t start, std::string_view program);
+  /// ` (`IMAGE`)`, the image word of the container call at words[start] as
+  /// written; empty when the call is not read.
+  [[nodiscard]] std::string image_named(const slurm::Site& site, size_t start) const;
   /// `python3 -m venv env` / `virtualenv env` of an environment the script
   /// activates: removed with the activation; true when it was.
   bool remove_environment_creation(const slurm::Site& site);

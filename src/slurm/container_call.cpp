@@ -297,6 +297,19 @@ constexpr std::array kDockerSwitches = {
     "--privileged"sv, "--rm"sv, "-P"sv, "--publish-all"sv, "--read-only"sv, "--sig-proxy"sv,
     "--disable-content-trust"sv, "--no-healthcheck"sv, "--oom-kill-disable"sv, "-q"sv,
     "--quiet"sv, "--mpi"sv, "--ssh"sv, "--glibc"sv, "--centralized-repository"sv};
+
+/// podman-hpc's site switches on `run` and `shared-run`: each is a module of
+/// the site's modules.d (NERSC's: GPU, MPI and NCCL hooks) that podman-hpc
+/// adds as a flag without a value. A site may add others, whose arity is
+/// not known here: they stop the unwrap (kUnknownOption).
+constexpr std::array kPodmanHpcSwitches = {
+    "--gpu"sv, "--mpi"sv, "--mpich"sv, "--cuda-mpi"sv, "--openmpi"sv, "--openmpi-pmi2"sv,
+    "--openmpi-pmix"sv, "--pmi2"sv, "--pmix"sv, "--nccl"sv, "--nccl-cu12"sv, "--nccl-cu13"sv};
+
+/// podman-hpc's own options before its subcommand (`podman-hpc --squash-dir
+/// DIR run ...`); --update-conf is its one switch there.
+constexpr std::array kPodmanHpcGlobalsWithValue = {
+    "--additional-stores"sv, "--squash-dir"sv, "--log-level"sv};
 // clang-format on
 
 /// Letters of docker's one-letter switches and of its one-letter options
@@ -313,10 +326,11 @@ constexpr std::string_view kOptionsInVariable =
 constexpr std::string_view kImageFromArray =
     "expands to several words, so the image and what runs in it are not known";
 
-/// docker, podman, nvidia-docker, nerdctl, sarus.
+/// docker, podman (and NERSC's podman-hpc wrapper of it), nvidia-docker,
+/// nerdctl, sarus.
 bool is_docker_style_engine(std::string_view program) {
   return program == "docker"sv || program == "podman"sv || program == "nvidia-docker"sv ||
-         program == "nerdctl"sv || program == "sarus"sv;
+         program == "nerdctl"sv || program == "sarus"sv || program == "podman-hpc"sv;
 }
 
 bool is_detach_switch(std::string_view name, std::string_view value) {
@@ -325,16 +339,17 @@ bool is_detach_switch(std::string_view name, std::string_view value) {
 
 /// One docker option word from words[i] on (i moves onto its value when that
 /// is the next word); the obstacle when it stops the unwrap.
-std::optional<std::string_view> read_docker_option(const std::vector<ast::Word>& words,
-                                                   std::string_view view_text,
-                                                   std::string_view head, size_t& i,
-                                                   ContainerCall& call) {
+/// `site_switches`: the engine's own switches beside docker's (podman-hpc's).
+std::optional<std::string_view> read_docker_option(
+    const std::vector<ast::Word>& words, std::string_view view_text, std::string_view head,
+    size_t& i, ContainerCall& call, std::span<const std::string_view> site_switches) {
   ContainerOption option{i, i, std::string(head), false, std::nullopt, {}};
   const auto takes_value = [](std::string_view name) {
     return std::ranges::find(kDockerOptionsWithValue, name) != kDockerOptionsWithValue.end();
   };
-  const auto is_switch = [](std::string_view name) {
-    return std::ranges::find(kDockerSwitches, name) != kDockerSwitches.end();
+  const auto is_switch = [&](std::string_view name) {
+    return std::ranges::find(kDockerSwitches, name) != kDockerSwitches.end() ||
+           std::ranges::find(site_switches, name) != site_switches.end();
   };
   if (head.starts_with("--")) {
     const size_t eq = head.find('=');
@@ -408,17 +423,40 @@ DockerRun with_image_at(DockerRun run, const std::vector<ast::Word>& words,
   return run;
 }
 
+/// podman-hpc's own options from words[i] on: the index of its subcommand.
+size_t after_podman_hpc_globals(const std::vector<ast::Word>& words, size_t i) {
+  while (i < words.size()) {
+    const std::optional<std::string> word = literal_value(words[i]);
+    if (!word || !word->starts_with("--")) break;
+    const bool separate_value =
+        std::ranges::find(kPodmanHpcGlobalsWithValue, *word) != kPodmanHpcGlobalsWithValue.end();
+    i += separate_value ? 2 : 1;
+  }
+  return i;
+}
+
 /// `docker|podman|nvidia-docker|nerdctl|sarus [container] run [OPTIONS]
-/// IMAGE [CMD...]` read with docker's grammar; nullopt for anything else.
+/// IMAGE [CMD...]` read with docker's grammar, and `podman-hpc [GLOBALS]
+/// run|shared-run [OPTIONS] IMAGE [CMD...]` with podman's and the site's
+/// switches (shared-run starts one container per node and runs each task in
+/// it: the same command); nullopt for anything else.
 std::optional<DockerRun> read_docker_run(const std::vector<ast::Word>& words, size_t start,
                                          std::string_view view_text,
                                          std::span<const size_t> option_words) {
   if (start + 1 >= words.size()) return std::nullopt;
   std::optional<std::string> storage;
-  if (!is_docker_style_engine(program_view(words[start], storage))) return std::nullopt;
-  size_t i = start + 1;
+  const std::string_view program = program_view(words[start], storage);
+  if (!is_docker_style_engine(program)) return std::nullopt;
+  const bool podman_hpc = program == "podman-hpc"sv;
+  size_t i = podman_hpc ? after_podman_hpc_globals(words, start + 1) : start + 1;
+  if (i >= words.size()) return std::nullopt;
   if (literal_is(words[i], "container") && i + 1 < words.size()) ++i;
-  if (!literal_is(words[i], "run")) return std::nullopt;
+  if (!literal_is(words[i], "run") && !(podman_hpc && literal_is(words[i], "shared-run"))) {
+    return std::nullopt;
+  }
+  const std::span<const std::string_view> site_switches =
+      podman_hpc ? std::span<const std::string_view>(kPodmanHpcSwitches)
+                 : std::span<const std::string_view>();
   DockerRun run{{start, false, {}, words.size(), ContainerEngine::docker}, std::nullopt};
   for (++i; i < words.size(); ++i) {
     if (std::ranges::find(option_words, i) != option_words.end()) {
@@ -429,7 +467,7 @@ std::optional<DockerRun> read_docker_run(const std::vector<ast::Word>& words, si
     const std::string_view head = literal_prefix(words[i], head_storage);
     if (options_end_at(words, head, i)) break;
     const size_t option_word = i;  // i moves onto a separate value
-    if (const auto why = read_docker_option(words, view_text, head, i, run.call)) {
+    if (const auto why = read_docker_option(words, view_text, head, i, run.call, site_switches)) {
       run.obstacle = DockerRunObstacle{option_word, *why};
       return run;
     }
@@ -569,7 +607,7 @@ bool is_container_program(std::string_view program) {
 size_t container_subcommand(const std::vector<ast::Word>& words, const ContainerCall& call) {
   for (size_t i = call.wrapper + 1; i < call.image && i < words.size(); ++i) {
     if (literal_is(words[i], "run") || literal_is(words[i], "exec") ||
-        literal_is(words[i], "start")) {
+        literal_is(words[i], "start") || literal_is(words[i], "shared-run")) {
       return i;
     }
   }
@@ -672,7 +710,9 @@ std::optional<DockerImageStep> find_docker_image_step(const std::vector<ast::Wor
   } else if (is(sub, {"system"}) && is(sub + 1, {"prune"})) {
     ++sub;
   } else if (!is(sub, {"pull", "build", "rm", "rmi", "stop", "kill", "login", "logout", "tag",
-                       "push", "ps", "images"})) {
+                       "push", "ps", "images"}) &&
+             // podman-hpc's squashed copies of images: made from, and removed after, a pull.
+             !(engine == "podman-hpc"sv && is(sub, {"migrate", "rmsqi"}))) {
     return std::nullopt;
   }
   DockerImageStep step{sub,

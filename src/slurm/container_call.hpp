@@ -1,5 +1,6 @@
 // `singularity|apptainer exec|run [OPTIONS] IMAGE CMD...` and `docker|podman|
-// nvidia-docker|nerdctl|sarus run [OPTIONS] IMAGE CMD...` read once: the body
+// nvidia-docker|nerdctl|sarus run [OPTIONS] IMAGE CMD...` (and `podman-hpc
+// run|shared-run`) read once: the body
 // walk finds the command inside it (a `bash -c` script to parse), the mapping
 // rules report its mounts (air/map_workload.cpp) and unwrap it
 // (air/setup.cpp).
@@ -26,7 +27,7 @@ struct ContainerOption {
 };
 
 /// Whose option grammar a call follows: singularity/apptainer's, docker's
-/// (podman, nvidia-docker, nerdctl and sarus `run` read alike), enroot
+/// (podman, podman-hpc, nvidia-docker, nerdctl and sarus `run` read alike), enroot
 /// start's or udocker run's. docker, enroot and udocker calls are mapped
 /// alike (`-e` variables, mounts, the image's own command); they differ in
 /// the options they have.

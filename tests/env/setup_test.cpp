@@ -1035,6 +1035,125 @@ TEST(Containers, DockerRunThatCannotBeUnwrappedIsReportedWithTheReason) {
   }
 }
 
+// NERSC's podman-hpc is podman's `run` grammar plus the site's switches
+// (--gpu, --mpi, --nccl-cu13, ...: flags without a value) and its own
+// options before the subcommand; `shared-run` runs the same command. The
+// call comes off as docker's: image carried, mounts and -w reported.
+TEST(Containers, PodmanHpcRunIsUnwrappedLikePodmanRun) {
+  const Translation t =
+      run("PODMANHPC_IMAGE=\"nersc/pytorch:26.01.01\"\n"
+          "srun --nodes=\"$SLURM_JOB_NUM_NODES\" --ntasks=\"$SLURM_JOB_NUM_NODES\" \\\n"
+          "    podman-hpc \\\n"
+          "        run \\\n"
+          "        --rm --gpu --nccl-cu13 --net host --shm-size=40GB \\\n"
+          "\t-v \"${PWD}:/workdir\" -w /workdir \\\n"
+          "\t--env \"RAY_ADDRESS=${ip_head}\" \\\n"
+          "\t\"${PODMANHPC_IMAGE}\" \\\n"
+          "\tbash -lc \"ray symmetric-run --address $ip_head -- python t.py --cuda\"\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_EQ(t.workload->environment.docker_image, "docker.io/nersc/pytorch:26.01.01");
+  EXPECT_FALSE(command_has(t, "podman-hpc")) << t.workload->command;
+  EXPECT_TRUE(command_has(t, "ray symmetric-run --address $ip_head -- python t.py --cuda"))
+      << t.workload->command;
+  EXPECT_FALSE(has_code(t, Code::container_engine_unavailable));
+  // Named word by word, not with the line continuation between them.
+  EXPECT_NE(messages_of(t, Code::container_wrapper_removed).find("`podman-hpc run` is removed"),
+            std::string::npos)
+      << messages_of(t, Code::container_wrapper_removed);
+  EXPECT_NE(messages_of(t, Code::container_mounts).find("the job's directory (${PWD}) at /workdir"),
+            std::string::npos)
+      << messages_of(t, Code::container_mounts);
+  EXPECT_NE(messages_of(t, Code::container_option_dropped).find("`-w /workdir`"),
+            std::string::npos);
+
+  struct Case {
+    const char* line;
+    const char* command;
+  };
+  const Case cases[] = {
+      {"srun -n 4 podman-hpc run -w /work -v $PWD:/work --rm --mpi "
+       "yzanhua/perlmutter_img:latest python3 hello.py",
+       "python3 hello.py"},
+      {"srun podman-hpc --squash-dir /tmp/sq shared-run --gpu --cuda-mpi --openmpi-pmix "
+       "yzanhua/perlmutter_img:latest python3 hello.py",
+       "python3 hello.py"},
+  };
+  for (const Case& c : cases) {
+    const Translation one = run(std::string(c.line) + "\n");
+    ASSERT_TRUE(one.workload) << c.line;
+    // -n 4: the per-task shim runs it (slurm-task python3 hello.py).
+    EXPECT_TRUE(command_has(one, std::string(c.command) + "\n")) << one.workload->command;
+    EXPECT_FALSE(command_has(one, "podman-hpc")) << one.workload->command;
+    EXPECT_EQ(one.workload->environment.docker_image, "docker.io/yzanhua/perlmutter_img:latest");
+    EXPECT_FALSE(has_code(one, Code::container_engine_unavailable)) << c.line;
+  }
+}
+
+// A switch of another site's modules.d may take a value or not: the image
+// is not guessed; the line stays and says which word kept it. The site
+// switches are podman-hpc's, not podman's.
+TEST(Containers, PodmanHpcSwitchNotKnownKeepsTheLine) {
+  const char* lines[] = {
+      "srun podman-hpc run --rm --gpu --my-site-mount /x img:1 python t.py",
+      "srun podman run --rm --gpu img:1 python t.py",
+  };
+  const char* why[] = {"`--my-site-mount` is an option not known here",
+                       "`--gpu` is an option not known here"};
+  for (size_t i = 0; i < 2; ++i) {
+    const Translation t = run(std::string(lines[i]) + "\n");
+    ASSERT_TRUE(t.workload) << lines[i];
+    EXPECT_NE(messages_of(t, Code::container_engine_unavailable).find(why[i]), std::string::npos)
+        << messages_of(t, Code::container_engine_unavailable);
+    EXPECT_TRUE(command_has(t, std::string(lines[i]).substr(5))) << t.workload->command;
+    EXPECT_FALSE(t.workload->environment.docker_image.has_value()) << lines[i];
+  }
+  // pull and podman-hpc's squashed copies (migrate, rmsqi) go as docker pull does.
+  const Translation steps =
+      run("podman-hpc pull nersc/pytorch:26.01.01\npodman-hpc migrate nersc/pytorch:26.01.01\n"
+          "podman-hpc rmsqi nersc/pytorch:26.01.01\n");
+  EXPECT_EQ(lines_of(steps, Code::container_image_step), (std::vector<uint32_t>{3, 4, 5}));
+}
+
+// `srun scripts/run_with_environment.sh singularity exec IMG python t.py`
+// (OLMo on LUMI): the job's script starts the engine with the rest of the
+// line. What else the script does is not known, so nothing is unwrapped;
+// the engine is reported where it is written, and the image in the hint.
+TEST(Containers, EngineStartedByAScriptOfTheJobsIsReported) {
+  const Translation t =
+      run("srun --cpus-per-task=8 \\\n"
+          "  scripts/run_with_environment.sh \\\n"
+          "    singularity exec \\\n"
+          "    -B\"$PROJECT_DIR:$PROJECT_DIR\" \\\n"
+          "    $PROJECT_DIR/containers/$OLMO_CONTAINER \\\n"
+          "    python scripts/train.py configs/c.yaml\n"
+          "srun bash ./env.sh docker run --rm img:1 python t.py\n"
+          "$HOME/bin/wrap apptainer run x.sif\n"
+          "which singularity\n"
+          "echo singularity exec x.sif\n"
+          "srun ./wrap.sh python t.py\n");
+  ASSERT_TRUE(t.workload);
+  // Lines 5, 9 and 10 of the script (run() puts two lines in front).
+  EXPECT_EQ(lines_of(t, Code::container_engine_unavailable), (std::vector<uint32_t>{5, 9, 10}));
+  const std::string messages = messages_of(t, Code::container_engine_unavailable);
+  EXPECT_NE(messages.find("`singularity exec`: AI Runtime nodes have no singularity, so the line "
+                          "fails with \"command not found\"; `scripts/run_with_environment.sh` "
+                          "starts it"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("`./env.sh` starts it"), std::string::npos) << messages;
+  EXPECT_NE(hints_of(t, Code::container_engine_unavailable)
+                .find("change `scripts/run_with_environment.sh` to run its arguments without the "
+                      "container, or replace the line with what it sets up followed by the "
+                      "command after the image; the image (`$PROJECT_DIR/containers/"
+                      "$OLMO_CONTAINER`) becomes"),
+            std::string::npos)
+      << hints_of(t, Code::container_engine_unavailable);
+  EXPECT_TRUE(command_has(t, "scripts/run_with_environment.sh \\\n    singularity exec"))
+      << t.workload->command;
+  EXPECT_FALSE(has_code(t, Code::container_wrapper_removed));
+  EXPECT_FALSE(t.workload->environment.docker_image.has_value());
+}
+
 // R, MATLAB, Julia: the cluster's module gave the job the program; AI
 // Runtime's environment is Python. Once per runtime, at the first call.
 TEST(ForeignPrograms, RAndMatlabAndJuliaAreReportedOnceEach) {
