@@ -3414,13 +3414,18 @@ class CommandMapper final : public CommandEditor {
              "use variables inside the script instead of positional parameters");
     }
     const std::optional<std::string> rank = site.srun ? single_node_rank(site) : std::nullopt;
+    const std::string exports = container_exports(site, script_word);
+    if (!exports.empty()) inner = "export " + exports + "\n" + inner;
     if (!site.command->assignments.empty()) {
       unwrap_nested_script_with_prefix(site, inner, rank);
       return;
     }
     const bool alone =
         site.statement != nullptr && !site.statement->background && site.command->redirects.empty();
-    if (!alone) {
+    if (!exports.empty()) {
+      end_line(inner);
+      inner = "(\n" + inner + ")";
+    } else if (!alone) {
       end_line(inner);
       inner = "{\n" + inner + "}";
     }
@@ -3432,6 +3437,63 @@ class CommandMapper final : public CommandEditor {
     if (alone && !inner.empty() && inner.back() == '\n') inner.pop_back();
     const Span span{words[0].span.begin, words.back().span.end};
     edit(site.view, span, inner, "the srun step's script runs directly on every node");
+  }
+
+  /// `srun docker run -e A=1 IMG bash -c 'SCRIPT'`: the container's variables
+  /// were carried onto the command as `env A=1 ` in place of the call
+  /// (setup.cpp), which the inlined script replaces; they are exported to it
+  /// instead. "A=1" (the words after `env`), or empty when the step's words
+  /// before its shell became nothing else.
+  std::string container_exports(const Site& site, size_t script_word) const {
+    const auto& words = site.command->words;
+    size_t shell = script_word;
+    const size_t operand = site.srun_operand;
+    while (shell > operand && !slurm::is_shell_program(slurm::program_name(words[shell]))) --shell;
+    if (shell <= operand) return {};
+    const std::string before = apply_edits(body_.views[site.view].text,
+                                           Span{words[operand].span.begin, words[shell].span.begin},
+                                           edits_[site.view].edits());
+    constexpr std::string_view kBlanks = " \t\\\n";  // and line continuations
+    const size_t first = before.find_first_not_of(kBlanks);
+    if (first == std::string::npos || before.compare(first, 4, "env ") != 0) return {};
+    const size_t begin = before.find_first_not_of(kBlanks, first + 4);
+    const size_t end = before.find_last_not_of(kBlanks);
+    if (begin == std::string::npos) return {};
+    std::string items = before.substr(begin, end + 1 - begin);
+    // `${X+"A=$X"}` may expand to nothing, and a bare `export` lists the
+    // environment: only NAME=value words are exported (the rest stay lost,
+    // as before).
+    return all_assignments(items) ? items : std::string();
+  }
+
+  /// `A=1 "B=$X" 'C=d e'`: words that each begin with NAME=, quoted or not.
+  static bool all_assignments(std::string_view words) {
+    bool at_word = true;
+    char quote = '\0';
+    for (size_t i = 0; i < words.size(); ++i) {
+      const char c = words[i];
+      if (quote != '\0') {
+        if (c == quote) quote = '\0';
+      } else if (c == ' ' || c == '\t') {
+        at_word = true;
+        continue;
+      }
+      if (!at_word) {
+        if (quote == '\0' && (c == '"' || c == '\'')) quote = c;
+        continue;
+      }
+      at_word = false;
+      size_t name = i + ((c == '"' || c == '\'') ? 1 : 0);
+      if (name > i) quote = c;
+      const size_t start = name;
+      while (name < words.size() && is_variable_name_char(words[name])) ++name;
+      if (name == start || name >= words.size() || words[name] != '=' ||
+          std::isdigit(static_cast<unsigned char>(words[start])) != 0) {
+        return false;
+      }
+      i = name;
+    }
+    return true;
   }
 
   /// `CUDA_VISIBLE_DEVICES=$i srun bash -c "$CMD"`: the assignments set the

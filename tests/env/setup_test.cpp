@@ -1277,6 +1277,24 @@ TEST(Containers, ShifterVariablesBehindAStepGoThroughEnv) {
   EXPECT_FALSE(command_has(t, "env X=1")) << t.workload->command;
 }
 
+// The container's variables of an srun step whose command is `bash -c
+// SCRIPT`: the script is inlined, so they are exported to it in a subshell
+// (they were lost with the `env` prefix the inlined script replaced).
+TEST(Containers, VariablesOfAStepsContainerReachItsInlinedScript) {
+  const Translation t = translate(
+      "job.sbatch",
+      "#!/bin/bash\n#SBATCH --nodes=1 --gpus-per-node=h100:8\n"
+      "srun docker run -e FOO=1 -e \"BAR=$X\" img:1 bash -c \"python t.py\"\n"
+      "A=2 srun singularity exec --env FOO=1 img.sif \\\n  bash -c 'python t.py' > log &\n"
+      "srun docker run img:1 bash -c \"python u.py\"\n");
+  ASSERT_TRUE(t.workload);
+  EXPECT_TRUE(command_has(t, "(\nexport FOO=1 \"BAR=$X\"\npython t.py\n)\n"))
+      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "( export A=2\nexport FOO=1\npython t.py\n) > log &\n"))
+      << t.workload->command;
+  EXPECT_TRUE(command_has(t, "\npython u.py\n")) << t.workload->command;
+}
+
 // Pawsey's and NERSC's tutorials keep the image in a variable the script
 // sets once (`theImage=...; shifterimg pull $theImage; srun shifter
 // --image="$theImage" ...`): that is the image, not a placeholder, and the
