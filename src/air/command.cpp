@@ -561,30 +561,11 @@ class CommandMapper final : public CommandEditor {
   /// writes to `/`. A script that reads it and never sets it gets the
   /// node's temporary directory when nothing else does.
   std::string tmpdir_line() const {
+    // Comments count too: the line added for it is harmless.
     if (!reads_variable(file_.text(), "TMPDIR")) return {};
     const auto writes = count_variable_writes(body_);
     if (writes.find("TMPDIR") != writes.end()) return {};
     return "export TMPDIR=\"${TMPDIR:-/tmp}\"  # the job's TMPDIR came from the Slurm site\n";
-  }
-
-  /// `$NAME` or `${NAME...}` anywhere in the text (comments too: the line
-  /// added for it is harmless).
-  static bool reads_variable(std::string_view text, std::string_view name) {
-    // Looked for from the name's third byte: TMPDIR's P is half as common as its T.
-    for (size_t at = find_around(text, name, 2); at != std::string_view::npos;
-         at = find_around(text, name, 2, at + 1)) {
-      const size_t end = at + name.size();
-      const bool whole = end == text.size() || !is_variable_name_char(text[end]);
-      if (expansion_at(text, at) && whole) return true;
-    }
-    return false;
-  }
-
-  /// Where the `$` or `${` before the name at text[at] begins, if there is one.
-  static std::optional<size_t> expansion_at(std::string_view text, size_t at) {
-    if (at >= 2 && text[at - 1] == '{' && text[at - 2] == '$') return at - 2;
-    if (at >= 1 && text[at - 1] == '$') return at - 1;
-    return std::nullopt;
   }
 
   // --- edits and reports ----------------------------------------------------

@@ -234,18 +234,6 @@ class AssignedNames {
   std::unordered_set<std::string, Hash, std::equal_to<>> names_;
 };
 
-/// Whether `text` reads $NAME or ${NAME...}.
-bool expands(std::string_view text, std::string_view name) {
-  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
-    const size_t end = at + name.size();
-    const bool braced = at >= 2 && text.substr(at - 2, 2) == "${";
-    const bool bare =
-        at >= 1 && text[at - 1] == '$' && (end == text.size() || !is_variable_name_char(text[end]));
-    if (braced || bare) return true;
-  }
-  return false;
-}
-
 /// The mapper's rewrites of the command, to tell whether a use is still in
 /// it: one is gone when a rewrite replaced the text around it with words
 /// that do not name it.
@@ -269,7 +257,7 @@ class Rewrites {
     for (const size_t stop = i > kLookBack ? i - kLookBack : 0;
          i > stop && reach_[i - 1] >= use.end; --i) {
       const LoggedEdit& edit = edits_[i - 1];
-      if (edit.span.end >= use.end && !expands(edit.replacement, name)) {
+      if (edit.span.end >= use.end && !reads_variable(edit.replacement, name)) {
         return true;
       }
     }

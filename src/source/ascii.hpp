@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -85,6 +86,25 @@ inline bool is_variable_name_char(char c) {
 inline bool is_variable_name(std::string_view name) {
   return !name.empty() && !(name.front() >= '0' && name.front() <= '9') &&
          std::all_of(name.begin(), name.end(), is_variable_name_char);
+}
+
+/// Where the `$` or `${` before the name at text[at] begins, if there is one.
+[[nodiscard]] inline std::optional<size_t> expansion_at(std::string_view text, size_t at) {
+  if (at >= 2 && text[at - 1] == '{' && text[at - 2] == '$') return at - 2;
+  if (at >= 1 && text[at - 1] == '$') return at - 1;
+  return std::nullopt;
+}
+
+/// `$NAME` or `${NAME...}` anywhere in `text`, NAME whole (not `$NAMES`).
+[[nodiscard]] inline bool reads_variable(std::string_view text, std::string_view name) {
+  // Looked for from the name's third byte: TMPDIR's P is half as common as its T.
+  for (size_t at = find_around(text, name, 2); at != std::string_view::npos;
+       at = find_around(text, name, 2, at + 1)) {
+    const size_t end = at + name.size();
+    const bool whole = end == text.size() || !is_variable_name_char(text[end]);
+    if (expansion_at(text, at) && whole) return true;
+  }
+  return false;
 }
 
 }  // namespace s2a
