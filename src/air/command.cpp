@@ -3425,7 +3425,7 @@ class CommandMapper final : public CommandEditor {
   /// (setup.cpp), which the inlined script replaces; they are exported to it
   /// instead. "A=1" (the words after `env`), or empty when the step's words
   /// before its shell became nothing else.
-  std::string container_exports(const Site& site, size_t script_word) const {
+  std::string container_exports(const Site& site, size_t script_word) {
     const auto& words = site.command->words;
     size_t shell = script_word;
     const size_t operand = site.srun_operand;
@@ -3442,9 +3442,15 @@ class CommandMapper final : public CommandEditor {
     if (begin == std::string::npos) return {};
     std::string items = before.substr(begin, end + 1 - begin);
     // `${X+"A=$X"}` may expand to nothing, and a bare `export` lists the
-    // environment: only NAME=value words are exported (the rest stay lost,
-    // as before).
-    return all_assignments(items) ? items : std::string();
+    // environment: only NAME=value words are exported, the rest reported.
+    if (all_assignments(items)) return items;
+    report(Code::container_option_dropped, site.view,
+           Span{words[operand].span.begin, words[shell - 1].span.end},
+           "the container's variables (`env " + items +
+               "`) are not set in the step's script, which now runs inlined: some are passed "
+               "only when set at run time, which an export of the script cannot say",
+           "export the ones the script needs at its top (`export NAME=value`)");
+    return {};
   }
 
   /// `A=1 "B=$X" 'C=d e'`: words that each begin with NAME=, quoted or not.

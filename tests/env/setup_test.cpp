@@ -1293,6 +1293,13 @@ TEST(Containers, VariablesOfAStepsContainerReachItsInlinedScript) {
   EXPECT_TRUE(command_has(t, "( export A=2\nexport FOO=1\npython t.py\n) > log &\n"))
       << t.workload->command;
   EXPECT_TRUE(command_has(t, "\npython u.py\n")) << t.workload->command;
+  // An exported SINGULARITYENV_X is passed only when set: not exported, reported.
+  const Translation conditional =
+      translate("job.sbatch",
+                "#!/bin/bash\n#SBATCH --nodes=1 --gpus-per-node=h100:8\n"
+                "export SINGULARITYENV_FS_LICENSE=/lic\n"
+                "srun singularity exec img.sif bash -c \"python t.py\"\n");
+  EXPECT_TRUE(has_code(conditional, Code::container_option_dropped));
 }
 
 // Pawsey's and NERSC's tutorials keep the image in a variable the script
